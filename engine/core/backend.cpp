@@ -1,0 +1,35 @@
+#include "engine/core/backend.h"
+
+#include <stdexcept>
+
+#include "engine/core/cpu_backend.h"
+#ifdef MUSIC3_WITH_CUDA
+#include "engine/core/cuda/cuda_backend.h"
+#endif
+
+namespace music3 {
+
+Backend* find_backend(DeviceType t) {
+  if (t == DeviceType::CPU) return &cpu_backend();
+#ifdef MUSIC3_WITH_CUDA
+  if (t == DeviceType::CUDA && cuda_device_available()) return &cuda_backend();
+#endif
+  return nullptr;
+}
+
+Backend& backend_for(DeviceType t) {
+  Backend* b = find_backend(t);
+  if (!b) throw std::runtime_error("no backend for device '" + device_type_name(t) +
+                                   "' in this build or on this machine");
+  return *b;
+}
+
+bool cuda_device_available() {
+#ifdef MUSIC3_WITH_CUDA
+  return cuda_runtime_device_count() > 0;
+#else
+  return false;
+#endif
+}
+
+}  // namespace music3

@@ -1,0 +1,7 @@
+// The CPU backend: aligned host memory and memcpy. Always present.
+#pragma once
+#include "engine/core/backend.h"
+
+namespace music3 {
+Backend& cpu_backend();
+}

@@ -1,0 +1,61 @@
+#include "engine/core/cuda/cuda_backend.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace music3 {
+
+void check_cuda(cudaError_t status, const char* what) {
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("cuda: ") + what + ": " + cudaGetErrorString(status));
+}
+
+int cuda_runtime_device_count() {
+  static const int count = [] {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+      (void)cudaGetLastError();  // clear: "no device" must not poison later calls
+      return 0;
+    }
+    return n;
+  }();
+  return count;
+}
+
+namespace {
+cudaMemcpyKind to_cuda(CopyKind k) {
+  switch (k) {
+    case CopyKind::HostToDevice: return cudaMemcpyHostToDevice;
+    case CopyKind::DeviceToHost: return cudaMemcpyDeviceToHost;
+    case CopyKind::DeviceToDevice: return cudaMemcpyDeviceToDevice;
+  }
+  return cudaMemcpyDefault;
+}
+
+class CudaBackend final : public Backend {
+ public:
+  DeviceType type() const override { return DeviceType::CUDA; }
+  void* alloc(size_t bytes) override {
+    void* p = nullptr;
+    check_cuda(cudaMalloc(&p, bytes ? bytes : 1), ("cudaMalloc " + std::to_string(bytes) + " bytes").c_str());
+    return p;
+  }
+  void free(void* p) override { check_cuda(cudaFree(p), "cudaFree"); }
+  void copy(void* dst, const void* src, size_t bytes, CopyKind kind, void* stream) override {
+    if (!bytes) return;
+    check_cuda(cudaMemcpyAsync(dst, src, bytes, to_cuda(kind), static_cast<cudaStream_t>(stream)),
+               "cudaMemcpyAsync");
+    if (kind == CopyKind::DeviceToHost) synchronize(stream);  // the caller reads the host copy next
+  }
+  void synchronize(void* stream) override {
+    check_cuda(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), "cudaStreamSynchronize");
+  }
+};
+}  // namespace
+
+Backend& cuda_backend() {
+  static CudaBackend b;
+  return b;
+}
+
+}  // namespace music3

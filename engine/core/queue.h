@@ -1,0 +1,30 @@
+// A Queue is where work runs: a device type, an ordinal, a stream and the backend.
+// Contract: cpu_queue() always works; cuda_queue() throws naming the device when
+// there is no CUDA device; fabricated_queue() makes a queue of any type with no
+// backend and no stream, used by the selection gates to drive arm selection for
+// device types this machine does not have. `threads` bounds the CPU providers'
+// parallelism (0 = all cores); results never depend on it.
+#pragma once
+#include "engine/core/backend.h"
+#include "engine/core/device_type.h"
+
+namespace music3 {
+
+struct Queue {
+  DeviceType device = DeviceType::CPU;
+  int ordinal = 0;
+  void* stream = nullptr;
+  Backend* backend = nullptr;
+  int threads = 0;
+
+  bool is_cpu() const { return device == DeviceType::CPU; }
+  void synchronize() const {
+    if (backend) backend->synchronize(stream);
+  }
+};
+
+Queue cpu_queue(int threads = 0);
+Queue cuda_queue(int ordinal = 0);
+Queue fabricated_queue(DeviceType t);
+
+}  // namespace music3

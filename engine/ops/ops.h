@@ -1,0 +1,83 @@
+// Op entry points. Model code calls these with a Queue; the registry picks the
+// provider for the queue's device type. Every tensor lives on the queue's device.
+// Each entry point validates dtypes and shapes and throws std::invalid_argument
+// naming the op, the argument and the expected vs actual description before any
+// provider runs.
+//
+// Numerics (the contracts every provider must meet):
+//  rms_norm        out = bf16( bf16(x * rsqrt(mean(f32(x)^2) + eps)) * w )   [diffusers RMSNorm]
+//  matmul_bt       out[M,N] = bf16( sum_k f32(a[m,k]) * f32(b[n,k]) )         f32 accumulation
+//  attention_decode one query row per batch over cache positions [0, length): softmax in f32
+//                  of scale * q.k, P rounded to bf16 before P.V (as flash kernels do), f32
+//                  accumulation, out rounded to bf16. Heads are contiguous slices of width D.
+//  silu_and_mul    out[m,i] = bf16( bf16(silu(g)) * u ), g = in[m, i], u = in[m, I + i]
+//  add             out = bf16(a + b); a or b may be [1,N] (row broadcast) against [M,N]
+//  embedding_gather out[m,:] = table[ids[m] + offset, :]   (ids i32 on the device)
+//  kv_append       k_cache[b, pos, :] = qkv[b, H:2H], v_cache[b, pos, :] = qkv[b, 2H:3H],
+//                  q_out[b, :] = qkv[b, 0:H]
+//  cfg_topk_sample the depth sampler (see sampler.h): guided = u + (c - u) * cfg (f32),
+//                  nan_to_num, keep >= 50th largest (ties kept), softmax, argmax(p / E)
+//  exp_draws       E[i] = counter-based Exp(1) draw keyed by (seed, frame, step, i)
+#pragma once
+#include <cstdint>
+
+#include "engine/core/queue.h"
+#include "engine/core/tensor.h"
+
+namespace music3::ops {
+
+struct RmsNormArgs {
+  Tensor x, w, out;
+  float eps;
+};
+struct MatmulBTArgs {
+  Tensor a, b, out;
+};
+struct AttentionDecodeArgs {
+  Tensor q, k_cache, v_cache, out;  // q,out [B, nH*D]; caches [B, Tmax, nH*D]
+  int length;                       // positions 0..length-1 are attended
+  int heads;
+  float scale;
+};
+struct SiluAndMulArgs {
+  Tensor gate_up, out;
+};
+struct AddArgs {
+  Tensor a, b, out;
+};
+struct EmbeddingGatherArgs {
+  Tensor table, ids, out;
+  int64_t offset;
+};
+struct KvAppendArgs {
+  Tensor qkv, q_out, k_cache, v_cache;
+  int pos;
+};
+struct CfgTopkSampleArgs {
+  Tensor logits;       // bf16 [2, V]: row 0 conditional, row 1 unconditional
+  Tensor exp_draws;    // f32 [V]
+  Tensor guided_out;   // f32 [V] (written: the guided logits before filtering)
+  Tensor code_out;     // i32 [1]
+  Tensor nonfinite;    // u32 [1]: incremented by the number of non-finite logits
+  float cfg_scale;
+  int top_k;
+};
+struct ExpDrawsArgs {
+  Tensor out;  // f32 [V]
+  uint64_t seed, frame;
+  uint32_t step;
+};
+
+void rms_norm(const Queue& q, const Tensor& x, const Tensor& w, float eps, const Tensor& out);
+void matmul_bt(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out);
+void attention_decode(const Queue& q, const Tensor& query, const Tensor& k_cache, const Tensor& v_cache,
+                      int length, int heads, float scale, const Tensor& out);
+void silu_and_mul(const Queue& q, const Tensor& gate_up, const Tensor& out);
+void add(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out);
+void embedding_gather(const Queue& q, const Tensor& table, const Tensor& ids, int64_t offset, const Tensor& out);
+void kv_append(const Queue& q, const Tensor& qkv, const Tensor& q_out, const Tensor& k_cache, const Tensor& v_cache,
+               int pos);
+void cfg_topk_sample(const Queue& q, const CfgTopkSampleArgs& args);
+void exp_draws(const Queue& q, uint64_t seed, uint64_t frame, uint32_t step, const Tensor& out);
+
+}  // namespace music3::ops

@@ -1,0 +1,102 @@
+// Bit-reproducible scalar pieces of the depth sampler, shared by the CPU and CUDA
+// providers so that, given the same logits, both arms draw the same code.
+// Contract: every function here is a fixed sequence of IEEE-754 f32 operations
+// (add, mul, div, fmaf, bit manipulation), so host code built with
+// -ffp-contract=off and device code built with --fmad=false give identical bits.
+// No libm call is used: glibc's and CUDA's expf/logf differ in the last place.
+#pragma once
+#include <cstdint>
+
+#include "engine/core/bf16.h"
+
+#if defined(__CUDACC__)
+#define MUSIC3_FMAF(a, b, c) fmaf(a, b, c)
+#else
+#include <cmath>
+#define MUSIC3_FMAF(a, b, c) std::fmaf(a, b, c)
+#endif
+
+namespace music3::sampler {
+
+// Philox4x32-10 (Salmon et al., SC'11): a counter-based generator, so draw i of
+// (seed, frame, step) is a pure function with no stream state to carry.
+struct U32x4 {
+  uint32_t v[4];
+};
+MUSIC3_HD U32x4 philox4x32_10(U32x4 ctr, uint32_t k0, uint32_t k1) {
+  constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u, kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
+  for (int r = 0; r < 10; ++r) {
+    uint64_t p0 = static_cast<uint64_t>(kM0) * ctr.v[0];
+    uint64_t p1 = static_cast<uint64_t>(kM1) * ctr.v[2];
+    U32x4 n;
+    n.v[0] = static_cast<uint32_t>(p1 >> 32) ^ ctr.v[1] ^ k0;
+    n.v[1] = static_cast<uint32_t>(p1);
+    n.v[2] = static_cast<uint32_t>(p0 >> 32) ^ ctr.v[3] ^ k1;
+    n.v[3] = static_cast<uint32_t>(p0);
+    ctr = n;
+    k0 += kW0;
+    k1 += kW1;
+  }
+  return ctr;
+}
+
+// Natural log of u in (0, 1], |error| ~ 1e-7 relative, from bits and a polynomial.
+MUSIC3_HD float det_log(float u) {
+  uint32_t b = f32_bits(u);
+  int e = static_cast<int>((b >> 23) & 0xFFu) - 127;
+  float m = f32_from_bits((b & 0x007FFFFFu) | 0x3F800000u);  // [1, 2)
+  if (m > 1.41421356f) {
+    m = m * 0.5f;
+    e += 1;
+  }
+  float s = (m - 1.0f) / (m + 1.0f);
+  float s2 = s * s;
+  float poly = MUSIC3_FMAF(s2, 1.0f / 11.0f, 1.0f / 9.0f);
+  poly = MUSIC3_FMAF(s2, poly, 1.0f / 7.0f);
+  poly = MUSIC3_FMAF(s2, poly, 1.0f / 5.0f);
+  poly = MUSIC3_FMAF(s2, poly, 1.0f / 3.0f);
+  poly = MUSIC3_FMAF(s2, poly, 1.0f);
+  float ln_m = 2.0f * s * poly;
+  return MUSIC3_FMAF(static_cast<float>(e), 0.693147180559945f, ln_m);
+}
+
+// e^x for x <= 0 (softmax after max-subtraction); 0 below the f32 normal range.
+MUSIC3_HD float det_exp_nonpos(float x) {
+  if (!(x > -87.0f)) return 0.0f;  // also catches -inf and NaN
+  float k = static_cast<float>(static_cast<int>(x * 1.44269504f - 0.5f));  // round toward -inf-ish
+  float r = MUSIC3_FMAF(k, -0.693145752f, x);                            // Cody-Waite hi
+  r = MUSIC3_FMAF(k, -1.42860677e-06f, r);                               // Cody-Waite lo
+  float p = MUSIC3_FMAF(r, 1.0f / 720.0f, 1.0f / 120.0f);
+  p = MUSIC3_FMAF(r, p, 1.0f / 24.0f);
+  p = MUSIC3_FMAF(r, p, 1.0f / 6.0f);
+  p = MUSIC3_FMAF(r, p, 0.5f);
+  p = MUSIC3_FMAF(r, p, 1.0f);
+  p = MUSIC3_FMAF(r, p, 1.0f);
+  int ki = static_cast<int>(k);
+  return p * f32_from_bits(static_cast<uint32_t>(ki + 127) << 23);
+}
+
+// Exp(1) draw i keyed by (seed, frame, step): -ln(u), u = (24 random bits + 0.5) / 2^24.
+MUSIC3_HD float exp1_draw(uint64_t seed, uint64_t frame, uint32_t step, uint32_t i) {
+  U32x4 ctr{{i >> 2, step, static_cast<uint32_t>(frame), static_cast<uint32_t>(frame >> 32)}};
+  U32x4 r = philox4x32_10(ctr, static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32));
+  uint32_t bits = r.v[i & 3u] >> 8;
+  float u = (static_cast<float>(bits) + 0.5f) * (1.0f / 16777216.0f);
+  return -det_log(u);
+}
+
+// Guided logit in the reference's order: u + (c - u) * scale, then nan_to_num
+// (NaN -> -1e9, +inf -> 1e9, -inf -> -1e9).
+MUSIC3_HD float guided_logit(bf16 cond, bf16 uncond, float scale) {
+  float c = to_f32(cond), u = to_f32(uncond);
+  float d = c - u;
+  float g = u + d * scale;
+  if (g != g) return -1e9f;
+  if (g > 3.0e38f) return 1e9f;
+  if (g < -3.0e38f) return -1e9f;
+  return g;
+}
+
+MUSIC3_HD bool is_finite_f32(float v) { return (f32_bits(v) & 0x7F800000u) != 0x7F800000u; }
+
+}  // namespace music3::sampler
