@@ -10,7 +10,7 @@ struct DTypeInfo {
   std::string_view name;
   size_t size;
 };
-constexpr std::array<DTypeInfo, 10> kInfo{{{DType::BF16, "BF16", 2},
+constexpr std::array<DTypeInfo, 13> kInfo{{{DType::BF16, "BF16", 2},
                                            {DType::F16, "F16", 2},
                                            {DType::F32, "F32", 4},
                                            {DType::F64, "F64", 8},
@@ -19,7 +19,10 @@ constexpr std::array<DTypeInfo, 10> kInfo{{{DType::BF16, "BF16", 2},
                                            {DType::I16, "I16", 2},
                                            {DType::I32, "I32", 4},
                                            {DType::I64, "I64", 8},
-                                           {DType::Bool, "BOOL", 1}}};
+                                           {DType::Bool, "BOOL", 1},
+                                           {DType::U16, "U16", 2},
+                                           {DType::U32, "U32", 4},
+                                           {DType::U64, "U64", 8}}};
 }  // namespace
 
 std::string_view dtype_name(DType t) { return kInfo[static_cast<size_t>(t)].name; }

@@ -9,7 +9,7 @@
 
 namespace music3 {
 
-enum class DType : uint8_t { BF16, F16, F32, F64, I8, U8, I16, I32, I64, Bool };
+enum class DType : uint8_t { BF16, F16, F32, F64, I8, U8, I16, I32, I64, Bool, U16, U32, U64 };
 
 std::string_view dtype_name(DType t);                      // "BF16", "F32", ... (safetensors spelling)
 std::optional<DType> dtype_from_name(std::string_view n);  // inverse of dtype_name

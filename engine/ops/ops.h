@@ -58,7 +58,7 @@ struct CfgTopkSampleArgs {
   Tensor exp_draws;    // f32 [V]
   Tensor guided_out;   // f32 [V] (written: the guided logits before filtering)
   Tensor code_out;     // i32 [1]
-  Tensor nonfinite;    // u32 [1]: incremented by the number of non-finite logits
+  Tensor nonfinite;    // i32 [1]: incremented by the number of non-finite logits
   float cfg_scale;
   int top_k;
 };

@@ -1,0 +1,197 @@
+#include "engine/models/music3/depth/depth_device_arm.h"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "engine/ops/ops.h"
+
+namespace music3::depth {
+
+namespace {
+size_t sz(int64_t v) { return static_cast<size_t>(v); }
+}  // namespace
+
+Tensor DepthDeviceArm::resident(DType dt, Shape shape, bool forward_buffer) {
+  Tensor t{nullptr, dt, shape, q_.device};
+  held_.push_back(pool_.acquire(t.bytes()));
+  t.data = held_.back().data();
+  (forward_buffer ? ins_.resident_dtypes : ins_.sampler_dtypes) |= dtype_bit(dt);
+  return t;
+}
+
+Tensor DepthDeviceArm::stage(const bf16* host, Shape shape) {
+  Tensor t = resident(DType::BF16, shape, true);
+  q_.backend->copy(t.data, host, t.bytes(), CopyKind::HostToDevice, q_.stream);
+  ins_.staged_bytes += t.bytes();
+  return t;
+}
+
+Tensor DepthDeviceArm::rows(const Tensor& t, int64_t first, int64_t count) const {
+  Tensor v = t;
+  const int64_t width = t.shape[1];
+  v.data = static_cast<char*>(t.data) + sz(first * width) * dtype_size(t.dtype);
+  v.shape = Shape{count, width};
+  return v;
+}
+
+DepthDeviceArm::DepthDeviceArm(const DepthWeights& w, const Queue& q, DevicePool& pool, DepthInstruments& ins)
+    : cfg_(w.cfg), q_(q), pool_(pool), ins_(ins) {
+  if (!q_.backend) throw std::runtime_error("depth device arm: queue on '" + device_type_name(q_.device) + "' has no backend");
+  const int64_t H = cfg_.hidden, I = cfg_.intermediate, V = cfg_.vocab;
+  projection_ = stage(w.projection.ptr(), w.projection.shape);
+  pos_embedding_ = stage(w.pos_embedding.ptr(), w.pos_embedding.shape);
+  audio_embeddings_ = stage(w.audio_embeddings.ptr(), w.audio_embeddings.shape);
+  norm_ = stage(w.norm.ptr(), w.norm.shape);
+  for (const auto& head : w.heads) heads_.push_back(stage(head.ptr(), head.shape));
+  std::vector<bf16> merged;
+  for (const auto& L : w.layers) {
+    Layer d;
+    d.in_norm = stage(L.input_norm.ptr(), L.input_norm.shape);
+    d.post_norm = stage(L.post_norm.ptr(), L.post_norm.shape);
+    // Merged [3H, H] = to_q | to_k | to_v, row blocks in that order.
+    merged.assign(L.wq.data.begin(), L.wq.data.end());
+    merged.insert(merged.end(), L.wk.data.begin(), L.wk.data.end());
+    merged.insert(merged.end(), L.wv.data.begin(), L.wv.data.end());
+    d.wqkv = stage(merged.data(), {3 * H, H});
+    d.wo = stage(L.wo.ptr(), L.wo.shape);
+    // Merged [2I, H] = gate_proj | up_proj: silu_and_mul reads gate first, up second.
+    merged.assign(L.w_gate.data.begin(), L.w_gate.data.end());
+    merged.insert(merged.end(), L.w_up.data.begin(), L.w_up.data.end());
+    d.w_gate_up = stage(merged.data(), {2 * I, H});
+    d.w_down = stage(L.w_down.ptr(), L.w_down.shape);
+    layers_.push_back(d);
+  }
+  x_ = resident(DType::BF16, {4, H}, true);
+  h_ = resident(DType::BF16, {4, H}, true);
+  a_ = resident(DType::BF16, {4, H}, true);
+  qkv_ = resident(DType::BF16, {4, 3 * H}, true);
+  query_ = resident(DType::BF16, {4, H}, true);
+  attn_ = resident(DType::BF16, {4, H}, true);
+  o_ = resident(DType::BF16, {4, H}, true);
+  gate_up_ = resident(DType::BF16, {4, 2 * I}, true);
+  act_ = resident(DType::BF16, {4, I}, true);
+  d_ = resident(DType::BF16, {4, H}, true);
+  logits_ = resident(DType::BF16, {int64_t(cfg_.steps()) * 2, V}, true);
+  final_hidden_ = resident(DType::BF16, {int64_t(cfg_.steps()) * 2, H}, true);
+  in_last_hidden_ = resident(DType::BF16, {2, H}, true);
+  in_c0_ = resident(DType::BF16, {1, H}, true);
+  embed_row_ = resident(DType::BF16, {1, H}, true);
+  proj_row_ = resident(DType::BF16, {1, H}, true);
+  draws_ = resident(DType::F32, {int64_t(cfg_.steps()), V}, false);
+  guided_ = resident(DType::F32, {int64_t(cfg_.steps()), V}, false);
+  codes_ = resident(DType::I32, {int64_t(cfg_.steps())}, false);
+  forced_ = resident(DType::I32, {int64_t(cfg_.steps())}, false);
+  nonfinite_ = resident(DType::I32, {1}, false);
+  q_.synchronize();
+  ins_.pool_backend_allocs = pool_.stats().backend_allocs;
+}
+
+void DepthDeviceArm::forward(const Tensor* src, int pos, int n, const Tensor& kv_k, const Tensor& kv_v,
+                             const Tensor& out) {
+  const int64_t H = cfg_.hidden, M = 2 * n;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(cfg_.head_dim()));
+  // h = x + pos_embedding[pos + t], one bf16 rounding; src[t] is [2,H] or a [1,H] row shared by both rows.
+  for (int t = 0; t < n; ++t) ops::add(q_, src[t], rows(pos_embedding_, pos + t, 1), rows(h_, 2 * t, 2));
+  const Tensor h = rows(h_, 0, M), a = rows(a_, 0, M), qkv = rows(qkv_, 0, M), attn = rows(attn_, 0, M);
+  const Tensor o = rows(o_, 0, M), gu = rows(gate_up_, 0, M), act = rows(act_, 0, M), d = rows(d_, 0, M);
+  const int64_t layer_cache = int64_t(cfg_.max_positions) * 2 * H;  // elements per layer: [b][pos][H]
+  for (size_t l = 0; l < layers_.size(); ++l) {
+    const Layer& L = layers_[l];
+    Tensor kc{static_cast<bf16*>(kv_k.data) + sz(int64_t(l) * layer_cache), kv_k.dtype,
+              {2, cfg_.max_positions, H}, q_.device};
+    Tensor vc{static_cast<bf16*>(kv_v.data) + sz(int64_t(l) * layer_cache), kv_v.dtype,
+              {2, cfg_.max_positions, H}, q_.device};
+    ops::rms_norm(q_, h, L.in_norm, cfg_.eps, a);
+    ops::matmul_bt(q_, a, L.wqkv, qkv);
+    for (int t = 0; t < n; ++t) ops::kv_append(q_, rows(qkv_, 2 * t, 2), rows(query_, 2 * t, 2), kc, vc, pos + t);
+    for (int t = 0; t < n; ++t)
+      ops::attention_decode(q_, rows(query_, 2 * t, 2), kc, vc, pos + t + 1, cfg_.heads, scale, rows(attn_, 2 * t, 2));
+    ops::matmul_bt(q_, attn, L.wo, o);
+    ops::add(q_, h, o, h);
+    ops::rms_norm(q_, h, L.post_norm, cfg_.eps, a);
+    ops::matmul_bt(q_, a, L.w_gate_up, gu);
+    ops::silu_and_mul(q_, gu, act);
+    ops::matmul_bt(q_, act, L.w_down, d);
+    ops::add(q_, h, d, h);
+  }
+  ops::rms_norm(q_, rows(h_, 2 * (n - 1), 2), norm_, cfg_.eps, out);
+  ++ins_.device_forwards;
+}
+
+FrameResult DepthDeviceArm::run_frame(const FrameInputs& in, FrameTrace* trace) {
+  const int64_t H = cfg_.hidden, V = cfg_.vocab;
+  const int S = cfg_.steps();
+  Backend& be = *q_.backend;
+  // The frame's K/V cache: [layers][batch 2][max_positions][H] bf16, drawn from the pool.
+  const int64_t cache_elems = int64_t(cfg_.layers) * 2 * cfg_.max_positions * H;
+  DeviceBuffer kbuf = pool_.acquire(sz(cache_elems) * sizeof(bf16));
+  DeviceBuffer vbuf = pool_.acquire(sz(cache_elems) * sizeof(bf16));
+  const Tensor kv_k{kbuf.data(), DType::BF16, {cache_elems}, q_.device};
+  const Tensor kv_v{vbuf.data(), DType::BF16, {cache_elems}, q_.device};
+  ins_.resident_dtypes |= dtype_bit(kv_k.dtype) | dtype_bit(kv_v.dtype);
+
+  be.copy(in_last_hidden_.data, in.last_hidden, in_last_hidden_.bytes(), CopyKind::HostToDevice, q_.stream);
+  be.copy(in_c0_.data, in.c0_embedding, in_c0_.bytes(), CopyKind::HostToDevice, q_.stream);
+  if (in.draws.kind == DrawSource::Kind::Replay)
+    be.copy(draws_.data, in.draws.replay, draws_.bytes(), CopyKind::HostToDevice, q_.stream);
+  if (in.forced_codes) be.copy(forced_.data, in.forced_codes, forced_.bytes(), CopyKind::HostToDevice, q_.stream);
+  const int32_t zero = 0;
+  be.copy(nonfinite_.data, &zero, sizeof zero, CopyKind::HostToDevice, q_.stream);
+
+  // Position 0: projection(last_hidden), one row each; position 1: projection(c0 embedding), shared.
+  ops::matmul_bt(q_, in_last_hidden_, projection_, rows(x_, 0, 2));
+  ops::matmul_bt(q_, in_c0_, projection_, proj_row_);
+  Tensor src[2] = {rows(x_, 0, 2), proj_row_};
+  int pos = 0, n = 2;
+  for (int step = 0; step < S; ++step) {
+    const Tensor out = rows(final_hidden_, 2 * step, 2);
+    const Tensor logits = rows(logits_, 2 * step, 2);
+    forward(src, pos, n, kv_k, kv_v, out);
+    ops::matmul_bt(q_, out, heads_[sz(step)], logits);
+    Tensor draws_row{static_cast<float*>(draws_.data) + sz(step * V), DType::F32, {V}, q_.device};
+    if (in.draws.kind == DrawSource::Kind::Generator)
+      ops::exp_draws(q_, in.draws.seed, in.frame, static_cast<uint32_t>(step), draws_row);
+    ops::CfgTopkSampleArgs sa;
+    sa.logits = logits;
+    sa.exp_draws = draws_row;
+    sa.guided_out = Tensor{static_cast<float*>(guided_.data) + sz(step * V), DType::F32, {V}, q_.device};
+    sa.code_out = Tensor{static_cast<int32_t*>(codes_.data) + step, DType::I32, {1}, q_.device};
+    sa.nonfinite = nonfinite_;
+    sa.cfg_scale = cfg_.cfg_scale;
+    sa.top_k = cfg_.top_k;
+    ops::cfg_topk_sample(q_, sa);
+    if (step + 1 == S) break;  // c_S is not embedded: there is no position S + 1
+    const Tensor& fed_codes = in.forced_codes ? forced_ : codes_;
+    const Tensor fed{static_cast<int32_t*>(fed_codes.data) + step, DType::I32, {1}, q_.device};
+    ops::embedding_gather(q_, audio_embeddings_, fed, int64_t(step) * V, embed_row_);
+    ops::matmul_bt(q_, embed_row_, projection_, proj_row_);
+    src[0] = proj_row_;
+    pos += n;
+    n = 1;
+  }
+  FrameResult r;
+  r.codes.resize(sz(S));
+  r.hidden.resize(sz(S * H));
+  std::vector<bf16> finals(sz(2 * S * H));
+  int32_t nonfinite = 0;
+  be.copy(r.codes.data(), codes_.data, codes_.bytes(), CopyKind::DeviceToHost, q_.stream);
+  be.copy(finals.data(), final_hidden_.data, final_hidden_.bytes(), CopyKind::DeviceToHost, q_.stream);
+  be.copy(&nonfinite, nonfinite_.data, sizeof nonfinite, CopyKind::DeviceToHost, q_.stream);
+  if (trace) {
+    trace->head_logits.resize(sz(2 * S * V));
+    trace->guided.resize(sz(S * V));
+    be.copy(trace->head_logits.data(), logits_.data, logits_.bytes(), CopyKind::DeviceToHost, q_.stream);
+    be.copy(trace->guided.data(), guided_.data, guided_.bytes(), CopyKind::DeviceToHost, q_.stream);
+  }
+  q_.synchronize();
+  for (int s = 0; s < S; ++s)
+    std::memcpy(r.hidden.data() + sz(s * H), finals.data() + sz(2 * s * H), sz(H) * sizeof(bf16));
+  if (trace) trace->final_hidden = std::move(finals);
+  ins_.nonfinite_logits += nonfinite;
+  ins_.pool_backend_allocs = pool_.stats().backend_allocs;
+  ++ins_.frames;
+  return r;
+}
+
+}  // namespace music3::depth

@@ -1,0 +1,51 @@
+// The device arm: the depth stage over the op entry points, on any queue that has
+// providers (CPU queue with the CPU providers, CUDA queue with the CUDA ones).
+// Staging merges to_q|to_k|to_v into one [3H, H] and gate_proj|up_proj into one
+// [2I, H], and copies every weight to the queue's device once. Each frame draws its
+// K/V cache from the device pool and returns it at the end, so steady-state frames
+// cost no backend allocation. The whole frame stays on the device: projection,
+// heads, CFG, top-k and the draw included; the host uploads the frame's inputs once
+// and reads back the codes and hiddens once.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "engine/core/device_pool.h"
+#include "engine/core/queue.h"
+#include "engine/models/music3/depth/depth_arm.h"
+#include "engine/models/music3/depth/depth_weights.h"
+
+namespace music3::depth {
+
+class DepthDeviceArm final : public DepthArm {
+ public:
+  DepthDeviceArm(const DepthWeights& weights, const Queue& q, DevicePool& pool, DepthInstruments& instruments);
+  ArmKind kind() const override { return ArmKind::Device; }
+  FrameResult run_frame(const FrameInputs& in, FrameTrace* trace) override;
+
+ private:
+  struct Layer {
+    Tensor in_norm, post_norm, wqkv, wo, w_gate_up, w_down;
+  };
+  Tensor stage(const bf16* host, Shape shape);                // copies host bf16 data to a new device buffer
+  Tensor resident(DType dt, Shape shape, bool forward_buffer);  // a device buffer held for the arm's life
+  Tensor rows(const Tensor& t, int64_t first, int64_t count) const;  // a row range of a 2-D view
+  // src[t] is the projected element for new position pos + t: [2,H], or [1,H] shared by both rows.
+  void forward(const Tensor* src, int pos, int n, const Tensor& kv_k, const Tensor& kv_v, const Tensor& out);
+
+  const DepthConfig cfg_;
+  Queue q_;
+  DevicePool& pool_;
+  DepthInstruments& ins_;
+  std::vector<DeviceBuffer> held_;
+  Tensor projection_, pos_embedding_, audio_embeddings_, norm_;
+  std::vector<Tensor> heads_;
+  std::vector<Layer> layers_;
+  // Activations, position-major rows [t][b], at most 4 rows.
+  Tensor x_, h_, a_, qkv_, query_, attn_, o_, gate_up_, act_, d_, logits_, final_hidden_;
+  Tensor in_last_hidden_, in_c0_, embed_row_, proj_row_;
+  // Sampler buffers (f32/i32/u32: outside the forward's bf16 contract).
+  Tensor draws_, guided_, codes_, forced_, nonfinite_;
+};
+
+}  // namespace music3::depth

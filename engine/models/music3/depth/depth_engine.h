@@ -1,0 +1,42 @@
+// The engine's depth path: owns the weights, the queue and the device pool, asks
+// select_depth_arm() which arm runs, and runs frames on it. This is the production
+// call site the reachability gate drives; the CLI and the benches use it too.
+// Contract: construction either yields a running arm or throws (ArmRefused names the
+// device); run_frame() validates its inputs (forced codes in range, replay draws
+// present) and counts frames and forwards in instruments().
+#pragma once
+#include <memory>
+
+#include "engine/core/device_pool.h"
+#include "engine/core/queue.h"
+#include "engine/models/music3/depth/depth_arm.h"
+#include "engine/models/music3/depth/depth_selector.h"
+#include "engine/models/music3/depth/depth_weights.h"
+
+namespace music3::depth {
+
+class DepthEngine {
+ public:
+  DepthEngine(DepthWeights weights, const Queue& q, ArmRequest request, bool release_host = false);
+  ~DepthEngine();
+  DepthEngine(const DepthEngine&) = delete;  // arms hold references into this object
+  DepthEngine& operator=(const DepthEngine&) = delete;
+
+  FrameResult run_frame(const FrameInputs& in, FrameTrace* trace = nullptr);
+  ArmKind arm_kind() const { return arm_->kind(); }
+  const SelectionOutcome& selection() const { return selection_; }
+  const DepthInstruments& instruments() const { return instruments_; }
+  const DepthConfig& config() const { return cfg_; }
+  const Queue& queue() const { return queue_; }
+
+ private:
+  DepthConfig cfg_;
+  DepthWeights weights_;
+  Queue queue_;
+  std::unique_ptr<DevicePool> pool_;
+  DepthInstruments instruments_;
+  SelectionOutcome selection_;
+  std::unique_ptr<DepthArm> arm_;
+};
+
+}  // namespace music3::depth

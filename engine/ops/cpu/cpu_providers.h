@@ -1,0 +1,20 @@
+// The CPU providers, one per op (each in its own file, contract in ops.h), and
+// their registration. Each takes the op's argument struct from ops.h, already
+// validated by the entry point, and splits work with parallel_for over output
+// elements or rows, so its bits never depend on Queue::threads.
+#pragma once
+#include "engine/core/queue.h"
+
+namespace music3::ops {
+
+void rms_norm_cpu(const Queue& q, const void* args);
+void matmul_bt_cpu(const Queue& q, const void* args);
+void attention_decode_cpu(const Queue& q, const void* args);
+void silu_and_mul_cpu(const Queue& q, const void* args);
+void add_cpu(const Queue& q, const void* args);
+void embedding_gather_cpu(const Queue& q, const void* args);
+void kv_append_cpu(const Queue& q, const void* args);
+void cfg_topk_sample_cpu(const Queue& q, const void* args);
+void exp_draws_cpu(const Queue& q, const void* args);
+
+}  // namespace music3::ops

@@ -1,0 +1,19 @@
+// Registers every CPU provider (called once from registry()).
+#include "engine/ops/cpu/cpu_providers.h"
+#include "engine/ops/registry.h"
+
+namespace music3::ops {
+
+void register_cpu_providers(OpRegistry& r) {
+  r.add(OpId::RmsNorm, DeviceType::CPU, rms_norm_cpu);
+  r.add(OpId::MatmulBT, DeviceType::CPU, matmul_bt_cpu);
+  r.add(OpId::AttentionDecode, DeviceType::CPU, attention_decode_cpu);
+  r.add(OpId::SiluAndMul, DeviceType::CPU, silu_and_mul_cpu);
+  r.add(OpId::Add, DeviceType::CPU, add_cpu);
+  r.add(OpId::EmbeddingGather, DeviceType::CPU, embedding_gather_cpu);
+  r.add(OpId::KvAppend, DeviceType::CPU, kv_append_cpu);
+  r.add(OpId::CfgTopkSample, DeviceType::CPU, cfg_topk_sample_cpu);
+  r.add(OpId::ExpDraws, DeviceType::CPU, exp_draws_cpu);
+}
+
+}  // namespace music3::ops

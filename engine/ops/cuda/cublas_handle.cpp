@@ -1,0 +1,48 @@
+#include "engine/ops/cuda/cublas_handle.h"
+
+#include <array>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "engine/core/cuda/cuda_backend.h"
+
+namespace music3::ops {
+namespace {
+
+constexpr int kMaxDevices = 64;
+
+struct HandleTable {
+  std::mutex mu;
+  std::array<cublasHandle_t, kMaxDevices> handles{};
+};
+
+HandleTable& table() {
+  static HandleTable t;  // never destroyed before exit: handles die with the context
+  return t;
+}
+
+}  // namespace
+
+void check_cublas(cublasStatus_t status, const char* what) {
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error(std::string("cublas: ") + what + ": " + cublasGetStatusString(status));
+}
+
+void with_cublas(cudaStream_t stream, const std::function<void(cublasHandle_t)>& fn) {
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice (cuBLAS handle)");
+  if (device < 0 || device >= kMaxDevices)
+    throw std::runtime_error("cublas: device ordinal " + std::to_string(device) + " beyond the handle table");
+  HandleTable& t = table();
+  std::lock_guard lock(t.mu);
+  cublasHandle_t& h = t.handles[static_cast<size_t>(device)];
+  if (!h) {
+    check_cublas(cublasCreate(&h), "cublasCreate");
+    check_cublas(cublasSetMathMode(h, CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION), "cublasSetMathMode");
+  }
+  check_cublas(cublasSetStream(h, stream), "cublasSetStream");
+  fn(h);
+}
+
+}  // namespace music3::ops

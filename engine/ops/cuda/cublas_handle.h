@@ -1,0 +1,18 @@
+// One cuBLAS handle per CUDA device, created on first use and kept for the process.
+// Contract: with_cublas(stream, fn) runs fn(handle) with the current device's handle
+// bound to `stream`, under a lock (binding and enqueueing are one step, so threads
+// sharing a handle cannot swap each other's streams). The handle's math mode
+// forbids reduced-precision reductions, so bf16 GEMMs accumulate in f32 throughout.
+// check_cublas() throws naming the call site and the cuBLAS status.
+#pragma once
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <functional>
+
+namespace music3::ops {
+
+void check_cublas(cublasStatus_t status, const char* what);
+void with_cublas(cudaStream_t stream, const std::function<void(cublasHandle_t)>& fn);
+
+}  // namespace music3::ops

@@ -1,0 +1,20 @@
+// The CUDA providers, one per op (each in its own file, contract in ops.h), and
+// their registration (CUDA builds only). Each takes the op's argument struct,
+// already validated by the entry point, enqueues its kernels on the queue's
+// stream, checks every CUDA call and every launch, and throws naming the op.
+#pragma once
+#include "engine/core/queue.h"
+
+namespace music3::ops {
+
+void rms_norm_cuda(const Queue& q, const void* args);
+void matmul_bt_cuda(const Queue& q, const void* args);
+void attention_decode_cuda(const Queue& q, const void* args);
+void silu_and_mul_cuda(const Queue& q, const void* args);
+void add_cuda(const Queue& q, const void* args);
+void embedding_gather_cuda(const Queue& q, const void* args);
+void kv_append_cuda(const Queue& q, const void* args);
+void cfg_topk_sample_cuda(const Queue& q, const void* args);
+void exp_draws_cuda(const Queue& q, const void* args);
+
+}  // namespace music3::ops

@@ -1,0 +1,29 @@
+// Small helpers every CUDA provider uses: the queue's stream, the post-launch
+// check, and grid sizing for grid-stride loops.
+// Contract: check_launch() throws std::runtime_error naming the op when the launch
+// (or an earlier asynchronous error on the device) failed.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "engine/core/cuda/cuda_backend.h"
+#include "engine/core/queue.h"
+
+namespace music3::ops {
+
+inline cudaStream_t stream_of(const Queue& q) { return static_cast<cudaStream_t>(q.stream); }
+
+inline void check_launch(const char* op) {
+  check_cuda(cudaGetLastError(), (std::string(op) + " (cuda) kernel launch").c_str());
+}
+
+// Blocks for a grid-stride loop over n items: enough to fill the device, never zero.
+inline unsigned grid_for(int64_t n, int threads) {
+  const int64_t blocks = (n + threads - 1) / threads;
+  return static_cast<unsigned>(std::clamp<int64_t>(blocks, 1, 65535));
+}
+
+}  // namespace music3::ops

@@ -1,0 +1,194 @@
+// Op entry points: validate every argument against ops.h, then run the provider
+// the registry holds for the queue's device type. Validation comes first, so a
+// malformed call is refused by name on any device, and the provider lookup throws
+// MissingProvider for a device with no provider.
+#include "engine/ops/ops.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <utility>
+
+#include "engine/ops/op_checks.h"
+#include "engine/ops/registry.h"
+
+namespace music3::ops {
+namespace {
+
+void run(OpId op, const Queue& q, const void* args) { registry().lookup(op, q.device)(q, args); }
+
+}  // namespace
+
+void rms_norm(const Queue& q, const Tensor& x, const Tensor& w, float eps, const Tensor& out) {
+  const char* op = "rms_norm";
+  check_tensor(op, "x", x, DType::BF16, 2, q);
+  check_tensor(op, "w", w, DType::BF16, 1, q);
+  check_tensor(op, "out", out, DType::BF16, 2, q);
+  check_dim(op, "w", w, 0, x.shape[1], "N of 'x'");
+  check_dim(op, "out", out, 0, x.shape[0], "M of 'x'");
+  check_dim(op, "out", out, 1, x.shape[1], "N of 'x'");
+  check_disjoint(op, "out", out, "x", x, /*exact_alias_ok=*/true);
+  check_disjoint(op, "out", out, "w", w);
+  if (!(eps >= 0.0f) || !std::isfinite(eps)) fail_scalar(op, "eps", "must be finite and >= 0, got " + std::to_string(eps));
+  RmsNormArgs a{x, w, out, eps};
+  run(OpId::RmsNorm, q, &a);
+}
+
+void matmul_bt(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out) {
+  const char* op = "matmul_bt";
+  check_tensor(op, "a", a, DType::BF16, 2, q);
+  check_tensor(op, "b", b, DType::BF16, 2, q);
+  check_tensor(op, "out", out, DType::BF16, 2, q);
+  check_dim(op, "b", b, 1, a.shape[1], "K of 'a'");
+  check_dim(op, "out", out, 0, a.shape[0], "M of 'a'");
+  check_dim(op, "out", out, 1, b.shape[0], "N of 'b'");
+  check_disjoint(op, "out", out, "a", a);
+  check_disjoint(op, "out", out, "b", b);
+  MatmulBTArgs args{a, b, out};
+  run(OpId::MatmulBT, q, &args);
+}
+
+void attention_decode(const Queue& q, const Tensor& query, const Tensor& k_cache, const Tensor& v_cache, int length,
+                      int heads, float scale, const Tensor& out) {
+  const char* op = "attention_decode";
+  check_tensor(op, "query", query, DType::BF16, 2, q);
+  check_tensor(op, "k_cache", k_cache, DType::BF16, 3, q);
+  check_tensor(op, "v_cache", v_cache, DType::BF16, 3, q);
+  check_tensor(op, "out", out, DType::BF16, 2, q);
+  const int64_t batch = query.shape[0], width = query.shape[1];
+  check_dim(op, "k_cache", k_cache, 0, batch, "B of 'query'");
+  check_dim(op, "k_cache", k_cache, 2, width, "nH*D of 'query'");
+  check_dim(op, "v_cache", v_cache, 0, batch, "B of 'query'");
+  check_dim(op, "v_cache", v_cache, 1, k_cache.shape[1], "Tmax of 'k_cache'");
+  check_dim(op, "v_cache", v_cache, 2, width, "nH*D of 'query'");
+  check_dim(op, "out", out, 0, batch, "B of 'query'");
+  check_dim(op, "out", out, 1, width, "nH*D of 'query'");
+  check_disjoint(op, "out", out, "query", query);
+  check_disjoint(op, "out", out, "k_cache", k_cache);
+  check_disjoint(op, "out", out, "v_cache", v_cache);
+  if (heads < 1 || width % heads != 0)
+    fail_scalar(op, "heads", "must be >= 1 and divide nH*D = " + std::to_string(width) + ", got " +
+                                 std::to_string(heads));
+  if (length < 1 || length > k_cache.shape[1])
+    fail_scalar(op, "length", "must be in [1, Tmax = " + std::to_string(k_cache.shape[1]) + "], got " +
+                                  std::to_string(length));
+  if (!std::isfinite(scale)) fail_scalar(op, "scale", "must be finite, got " + std::to_string(scale));
+  AttentionDecodeArgs a{query, k_cache, v_cache, out, length, heads, scale};
+  run(OpId::AttentionDecode, q, &a);
+}
+
+void silu_and_mul(const Queue& q, const Tensor& gate_up, const Tensor& out) {
+  const char* op = "silu_and_mul";
+  check_tensor(op, "gate_up", gate_up, DType::BF16, 2, q);
+  check_tensor(op, "out", out, DType::BF16, 2, q);
+  if (gate_up.shape[1] % 2 != 0)
+    fail_scalar(op, "gate_up", "must have an even last dimension (gate | up), got " + gate_up.describe());
+  check_dim(op, "out", out, 0, gate_up.shape[0], "M of 'gate_up'");
+  check_dim(op, "out", out, 1, gate_up.shape[1] / 2, "half the width of 'gate_up'");
+  check_disjoint(op, "out", out, "gate_up", gate_up);
+  SiluAndMulArgs a{gate_up, out};
+  run(OpId::SiluAndMul, q, &a);
+}
+
+void add(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out) {
+  const char* op = "add";
+  check_tensor(op, "a", a, DType::BF16, 2, q);
+  check_tensor(op, "b", b, DType::BF16, 2, q);
+  check_tensor(op, "out", out, DType::BF16, 2, q);
+  const int64_t rows = std::max(a.shape[0], b.shape[0]), cols = out.shape[1];
+  check_dim(op, "out", out, 0, rows, "the larger row count of 'a' and 'b'");
+  for (auto [name, t] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
+    check_dim(op, name, *t, 1, cols, "N of 'out'");
+    if (t->shape[0] != rows && t->shape[0] != 1)
+      fail_scalar(op, name, "must have " + std::to_string(rows) + " rows or 1 (row broadcast), got " + t->describe());
+  }
+  check_disjoint(op, "out", out, "a", a, /*exact_alias_ok=*/true);
+  check_disjoint(op, "out", out, "b", b, /*exact_alias_ok=*/true);
+  AddArgs args{a, b, out};
+  run(OpId::Add, q, &args);
+}
+
+void embedding_gather(const Queue& q, const Tensor& table, const Tensor& ids, int64_t offset, const Tensor& out) {
+  const char* op = "embedding_gather";
+  check_tensor(op, "table", table, DType::BF16, 2, q);
+  check_tensor(op, "ids", ids, DType::I32, 1, q);
+  check_tensor(op, "out", out, DType::BF16, 2, q);
+  check_dim(op, "out", out, 0, ids.shape[0], "M of 'ids'");
+  check_dim(op, "out", out, 1, table.shape[1], "C of 'table'");
+  check_disjoint(op, "out", out, "table", table);
+  check_disjoint(op, "out", out, "ids", ids);
+  if (offset < 0 || offset >= table.shape[0])
+    fail_scalar(op, "offset", "must be in [0, rows of 'table' = " + std::to_string(table.shape[0]) + "), got " +
+                                  std::to_string(offset));
+  EmbeddingGatherArgs a{table, ids, out, offset};
+  run(OpId::EmbeddingGather, q, &a);
+}
+
+void kv_append(const Queue& q, const Tensor& qkv, const Tensor& q_out, const Tensor& k_cache, const Tensor& v_cache,
+               int pos) {
+  const char* op = "kv_append";
+  check_tensor(op, "qkv", qkv, DType::BF16, 2, q);
+  check_tensor(op, "q_out", q_out, DType::BF16, 2, q);
+  check_tensor(op, "k_cache", k_cache, DType::BF16, 3, q);
+  check_tensor(op, "v_cache", v_cache, DType::BF16, 3, q);
+  if (qkv.shape[1] % 3 != 0)
+    fail_scalar(op, "qkv", "must have a last dimension divisible by 3 (q | k | v), got " + qkv.describe());
+  const int64_t batch = qkv.shape[0], width = qkv.shape[1] / 3;
+  check_dim(op, "q_out", q_out, 0, batch, "B of 'qkv'");
+  check_dim(op, "q_out", q_out, 1, width, "a third of the width of 'qkv'");
+  check_dim(op, "k_cache", k_cache, 0, batch, "B of 'qkv'");
+  check_dim(op, "k_cache", k_cache, 2, width, "a third of the width of 'qkv'");
+  check_dim(op, "v_cache", v_cache, 0, batch, "B of 'qkv'");
+  check_dim(op, "v_cache", v_cache, 1, k_cache.shape[1], "Tmax of 'k_cache'");
+  check_dim(op, "v_cache", v_cache, 2, width, "a third of the width of 'qkv'");
+  check_disjoint(op, "q_out", q_out, "qkv", qkv);
+  check_disjoint(op, "k_cache", k_cache, "qkv", qkv);
+  check_disjoint(op, "v_cache", v_cache, "qkv", qkv);
+  check_disjoint(op, "k_cache", k_cache, "v_cache", v_cache);
+  check_disjoint(op, "q_out", q_out, "k_cache", k_cache);
+  check_disjoint(op, "q_out", q_out, "v_cache", v_cache);
+  if (pos < 0 || pos >= k_cache.shape[1])
+    fail_scalar(op, "pos", "must be in [0, Tmax = " + std::to_string(k_cache.shape[1]) + "), got " +
+                               std::to_string(pos));
+  KvAppendArgs a{qkv, q_out, k_cache, v_cache, pos};
+  run(OpId::KvAppend, q, &a);
+}
+
+void cfg_topk_sample(const Queue& q, const CfgTopkSampleArgs& args) {
+  const char* op = "cfg_topk_sample";
+  check_tensor(op, "logits", args.logits, DType::BF16, 2, q);
+  check_tensor(op, "exp_draws", args.exp_draws, DType::F32, 1, q);
+  check_tensor(op, "guided_out", args.guided_out, DType::F32, 1, q);
+  check_tensor(op, "code_out", args.code_out, DType::I32, 1, q);
+  check_tensor(op, "nonfinite", args.nonfinite, DType::I32, 1, q);
+  const int64_t vocab = args.logits.shape[1];
+  check_dim(op, "logits", args.logits, 0, 2, "row 0 conditional, row 1 unconditional");
+  check_dim(op, "exp_draws", args.exp_draws, 0, vocab, "V of 'logits'");
+  check_dim(op, "guided_out", args.guided_out, 0, vocab, "V of 'logits'");
+  check_dim(op, "code_out", args.code_out, 0, 1, "one sampled code");
+  check_dim(op, "nonfinite", args.nonfinite, 0, 1, "one counter");
+  const std::pair<const char*, const Tensor*> all[] = {{"logits", &args.logits},         {"exp_draws", &args.exp_draws},
+                                                       {"guided_out", &args.guided_out}, {"code_out", &args.code_out},
+                                                       {"nonfinite", &args.nonfinite}};
+  for (size_t i = 0; i < std::size(all); ++i)
+    for (size_t j = i + 1; j < std::size(all); ++j)
+      check_disjoint(op, all[j].first, *all[j].second, all[i].first, *all[i].second);
+  if (vocab > INT32_MAX) fail_scalar(op, "logits", "has more than 2^31-1 columns: " + args.logits.describe());
+  if (args.top_k < 1) fail_scalar(op, "top_k", "must be >= 1, got " + std::to_string(args.top_k));
+  if (!std::isfinite(args.cfg_scale))
+    fail_scalar(op, "cfg_scale", "must be finite, got " + std::to_string(args.cfg_scale));
+  run(OpId::CfgTopkSample, q, &args);
+}
+
+void exp_draws(const Queue& q, uint64_t seed, uint64_t frame, uint32_t step, const Tensor& out) {
+  const char* op = "exp_draws";
+  check_tensor(op, "out", out, DType::F32, 1, q);
+  if (out.shape[0] > int64_t{UINT32_MAX} + 1)
+    fail_scalar(op, "out", "has more than 2^32 draws (the draw index is 32-bit): " + out.describe());
+  ExpDrawsArgs a{out, seed, frame, step};
+  run(OpId::ExpDraws, q, &a);
+}
+
+}  // namespace music3::ops

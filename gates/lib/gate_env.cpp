@@ -1,0 +1,42 @@
+#include "gates/lib/gate_env.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+namespace music3::gates {
+namespace {
+DeviceType g_device = DeviceType::CPU;
+}
+
+DeviceType gate_device() { return g_device; }
+std::string gate_device_name() { return device_type_name(g_device); }
+
+Queue gate_queue(int threads) { return g_device == DeviceType::CUDA ? cuda_queue(0) : cpu_queue(threads); }
+
+int gate_main(int argc, char** argv) {
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
+      auto t = device_type_from_name(argv[++i]);
+      if (!t || (*t != DeviceType::CPU && *t != DeviceType::CUDA)) {
+        std::fprintf(stderr, "gate: --device must be cpu or cuda, got '%s'\n", argv[i]);
+        return 2;
+      }
+      g_device = *t;
+    } else {
+      rest.push_back(argv[i]);
+    }
+  }
+  if (g_device == DeviceType::CUDA && !cuda_device_available()) {
+    std::fprintf(stderr, "gate: SKIPPED, no CUDA device on this machine (exit 77)\n");
+    return 77;
+  }
+  int n = static_cast<int>(rest.size());
+  ::testing::InitGoogleTest(&n, rest.data());
+  return RUN_ALL_TESTS();
+}
+
+}  // namespace music3::gates

@@ -1,0 +1,17 @@
+// What a gate binary runs on, and its main().
+// Contract: gate binaries accept `--device cpu|cuda` (default cpu) before the
+// GoogleTest flags. With cuda on a machine without a CUDA device, main returns 77
+// (ctest: skipped) without running a test, so a skip is never counted as a pass.
+#pragma once
+#include <string>
+
+#include "engine/core/queue.h"
+
+namespace music3::gates {
+
+DeviceType gate_device();
+Queue gate_queue(int threads = 0);  // a queue on gate_device()
+std::string gate_device_name();
+int gate_main(int argc, char** argv);
+
+}  // namespace music3::gates

@@ -1,0 +1,53 @@
+#include "gates/lib/gate_record.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "gates/lib/gate_env.h"
+
+namespace music3::gates {
+
+void record(const std::string& gate, const std::string& case_name, const std::string& metric, double value,
+            double bound, BoundKind kind) {
+  const char* dir = std::getenv("MUSIC3_GATE_RECORD_DIR");
+  if (!dir || !*dir) return;
+  static std::mutex mu;
+  std::lock_guard lock(mu);
+  std::ofstream f(std::string(dir) + "/records.jsonl", std::ios::app);
+  nlohmann::json j = {{"gate", gate}, {"device", gate_device_name()}, {"case", case_name}, {"metric", metric},
+                      {"value", value}};
+  if (kind == BoundKind::ReportOnly) {
+    j["kind"] = "report";
+  } else {
+    const bool upper = kind == BoundKind::Upper;
+    j["bound"] = bound;
+    j["kind"] = upper ? "<=" : ">=";
+    j["margin"] = upper ? bound - value : value - bound;
+    j["pass"] = upper ? value <= bound : value >= bound;
+  }
+  f << j.dump() << "\n";
+}
+
+void check_ulp(const std::string& gate, const std::string& case_name, const std::string& metric, const UlpStats& s,
+               const UlpBounds& b) {
+  const std::string what = gate + " " + case_name + " " + metric + ": " + s.summary();
+  EXPECT_EQ(s.nonzero_refs + s.zero_refs + s.nonfinite, s.compared) << what;
+  EXPECT_EQ(s.nonfinite, 0u) << what;
+  EXPECT_LE(s.median, b.median) << what;
+  EXPECT_LE(s.mean, b.mean) << what;
+  EXPECT_LE(s.p999, b.p999) << what;
+  EXPECT_LE(s.max_conditioned, b.max_conditioned) << what;
+  record(gate, case_name, metric + ".median", s.median, b.median);
+  record(gate, case_name, metric + ".mean", s.mean, b.mean);
+  record(gate, case_name, metric + ".p99.9", s.p999, b.p999);
+  record(gate, case_name, metric + ".max_cond", s.max_conditioned, b.max_conditioned);
+  record(gate, case_name, metric + ".worst", s.worst, 0, BoundKind::ReportOnly);
+  record(gate, case_name, metric + ".nonfinite", static_cast<double>(s.nonfinite), 0);
+  record(gate, case_name, metric + ".zero_bucket", static_cast<double>(s.zero_refs), 0, BoundKind::ReportOnly);
+}
+
+}  // namespace music3::gates

@@ -1,0 +1,88 @@
+#include "gates/lib/ulp_stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace music3::gates {
+
+double bf16_ulp(float ref) {
+  const double a = std::fabs(static_cast<double>(ref));
+  if (a < std::ldexp(1.0, -126)) return std::ldexp(1.0, -133);
+  int e = 0;
+  std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+  return std::ldexp(1.0, e - 8);
+}
+
+namespace {
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const size_t i = static_cast<size_t>(std::ceil(q * static_cast<double>(sorted.size()))) - 1;
+  return sorted[std::min(i, sorted.size() - 1)];
+}
+
+template <class Get>
+UlpStats compute(size_t n, Get get) {
+  UlpStats s;
+  s.compared = n;
+  double sumsq = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const float r = get(i).second;
+    sumsq += double(r) * double(r);
+  }
+  const double rms = n ? std::sqrt(sumsq / double(n)) : 0;
+  std::vector<double> scores;
+  scores.reserve(n);
+  double sum = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const auto [c, r] = get(i);
+    if (!std::isfinite(r)) continue;  // references are finite by construction; counted nowhere else
+    if (!std::isfinite(c)) {
+      ++s.nonfinite;
+      s.worst = INFINITY;
+      s.worst_index = i;
+      continue;
+    }
+    if (r == 0.0f) {
+      ++s.zero_refs;
+      s.zero_bucket_max_abs = std::max(s.zero_bucket_max_abs, std::fabs(double(c)));
+      continue;
+    }
+    ++s.nonzero_refs;
+    const double u = std::fabs(double(c) - double(r)) / bf16_ulp(r);
+    scores.push_back(u);
+    sum += u;
+    if (u > s.worst && std::isfinite(s.worst)) {
+      s.worst = u;
+      s.worst_index = i;
+    }
+    if (std::fabs(double(r)) >= 0.25 * rms) s.max_conditioned = std::max(s.max_conditioned, u);
+  }
+  std::sort(scores.begin(), scores.end());
+  s.mean = scores.empty() ? 0 : sum / double(scores.size());
+  s.median = quantile(scores, 0.5);
+  s.p99 = quantile(scores, 0.99);
+  s.p999 = quantile(scores, 0.999);
+  return s;
+}
+}  // namespace
+
+UlpStats ulp_stats(const bf16* c, const bf16* r, size_t n) {
+  return compute(n, [&](size_t i) { return std::pair<float, float>(to_f32(c[i]), to_f32(r[i])); });
+}
+
+UlpStats ulp_stats(const float* c, const float* r, size_t n) {
+  return compute(n, [&](size_t i) { return std::pair<float, float>(c[i], r[i]); });
+}
+
+std::string UlpStats::summary() const {
+  char buf[400];
+  std::snprintf(buf, sizeof buf,
+                "n=%zu (ulp %zu + zero %zu, nonfinite %zu) median=%.3g mean=%.4g p99=%.4g p99.9=%.4g "
+                "max|r|>=.25rms=%.4g worst=%.4g@%zu zero_max_abs=%.3g",
+                compared, nonzero_refs, zero_refs, nonfinite, median, mean, p99, p999, max_conditioned, worst,
+                worst_index, zero_bucket_max_abs);
+  return buf;
+}
+
+}  // namespace music3::gates

@@ -1,0 +1,39 @@
+// The ULP metric of the parity gates (harness-lessons §1).
+// Contract: each element is scored against its reference value r:
+//  - r != 0: |c - r| / ulp(r), where ulp(r) is bf16's spacing at r (2^(e-8) for
+//    |r| = m * 2^e, m in [0.5, 1); 2^-133 in the denormal range);
+//  - r == 0 exactly has no ULP: such elements go to a separate bucket scored as |c|.
+// The two buckets' counts always sum to the number compared (asserted by the gates),
+// so a defect cannot hide by growing the ungated bucket. Non-finite candidates
+// against finite references are counted separately (the canary). Statistics are
+// robust: median, mean, p99, p99.9 and a magnitude-conditioned max (over |r| >=
+// 0.25 * RMS(r)); the raw worst with its index is reported, not gated.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/core/bf16.h"
+
+namespace music3::gates {
+
+struct UlpStats {
+  size_t compared = 0;
+  size_t nonzero_refs = 0;  // the ULP bucket
+  size_t zero_refs = 0;     // the absolute bucket
+  size_t nonfinite = 0;     // candidate not finite where the reference is
+  double median = 0, mean = 0, p99 = 0, p999 = 0;
+  double max_conditioned = 0;  // max ULP over |ref| >= 0.25 * RMS(ref)
+  double worst = 0;            // raw max ULP (canary, not gated)
+  size_t worst_index = 0;
+  double zero_bucket_max_abs = 0;
+
+  std::string summary() const;
+};
+
+double bf16_ulp(float ref);
+UlpStats ulp_stats(const bf16* candidate, const bf16* reference, size_t n);
+UlpStats ulp_stats(const float* candidate, const float* reference, size_t n);  // f32 values, bf16 ULP scale
+
+}  // namespace music3::gates

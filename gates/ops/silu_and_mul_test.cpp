@@ -1,0 +1,73 @@
+// silu_and_mul gate: the provider under test against an independent f64 reference
+// with the contract's two bf16 rounding points, saturating gates included, thread-
+// count invariance (CPU) and agreement with the CPU provider (CUDA).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "engine/ops/ops.h"
+#include "gates/ops/support/numerics.h"
+#include "gates/ops/support/provider_under_test.h"
+#include "gates/ops/support/test_buffer.h"
+
+namespace music3::optest {
+namespace {
+
+std::vector<bf16> reference(const std::vector<bf16>& in, int64_t rows, int64_t inner) {
+  std::vector<bf16> out(static_cast<size_t>(rows * inner));
+  for (int64_t m = 0; m < rows; ++m)
+    for (int64_t i = 0; i < inner; ++i) {
+      const double g = to_f32(in[m * 2 * inner + i]), u = to_f32(in[m * 2 * inner + inner + i]);
+      const double silu = to_f32(bf16_from_f64(g / (1.0 + std::exp(-g))));
+      out[m * inner + i] = bf16_from_f64(silu * u);
+    }
+  return out;
+}
+
+std::vector<bf16> inputs(int64_t rows, int64_t inner, uint64_t seed) {
+  auto in = random_bf16(rows * 2 * inner, seed, 2.5);
+  const float extremes[] = {-100.0f, -30.0f, -9.0f, 0.0f, 9.0f, 30.0f, 100.0f};
+  for (size_t j = 0; j < std::size(extremes); ++j) in[j] = to_bf16(extremes[j]);  // gates of row 0
+  return in;
+}
+
+std::vector<bf16> run(const Queue& q, const std::vector<bf16>& in, int64_t rows, int64_t inner) {
+  TestBuffer ib(q.device, DType::BF16, {rows, 2 * inner}), ob(q.device, DType::BF16, {rows, inner});
+  ib.upload(in);
+  ob.poison();
+  ops::silu_and_mul(q, ib, ob);
+  return ob.download<bf16>();
+}
+
+void expect_close(const std::vector<bf16>& got, const std::vector<bf16>& ref, const std::string& what) {
+  const UlpStats s = ulp_stats(got, ref);
+  SCOPED_TRACE(provider_name() + " " + what + ": " + s.str());
+  EXPECT_EQ(s.nonfinite, 0);
+  EXPECT_EQ(s.zero_refs + s.ulp_scored(), s.total);
+  EXPECT_EQ(s.max_abs_at_zero, 0.0);
+  EXPECT_LE(s.max_ulp, 1.0);
+  EXPECT_GE(static_cast<double>(s.exact), 0.995 * static_cast<double>(s.ulp_scored()));
+}
+
+TEST(SiluAndMul, MatchesF64Reference) {
+  for (auto [rows, inner, seed] : {std::tuple{2, 6144, 1}, std::tuple{5, 1001, 2}}) {
+    const auto in = inputs(rows, inner, seed);
+    expect_close(run(provider_queue(0), in, rows, inner), reference(in, rows, inner),
+                 "rows " + std::to_string(rows) + " inner " + std::to_string(inner));
+  }
+}
+
+TEST(SiluAndMul, BitsDoNotDependOnThreadsOrMatchTheCpuProvider) {
+  const int64_t rows = 9, inner = 3000;
+  const auto in = inputs(rows, inner, 3);
+  const auto one_thread = run(cpu_queue(1), in, rows, inner);
+  if (!provider_is_cuda()) {
+    EXPECT_EQ(bits(run(cpu_queue(2), in, rows, inner)), bits(one_thread));
+    EXPECT_EQ(bits(run(cpu_queue(0), in, rows, inner)), bits(one_thread));
+    return;
+  }
+  expect_close(run(provider_queue(0), in, rows, inner), one_thread, "vs CPU provider");
+}
+
+}  // namespace
+}  // namespace music3::optest

@@ -1,0 +1,363 @@
+#include "mutations/runner/battery.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "mutations/runner/build.h"
+#include "mutations/runner/gate_run.h"
+#include "mutations/runner/outcome.h"
+#include "mutations/runner/patch.h"
+#include "mutations/runner/provenance.h"
+#include "mutations/runner/reports.h"
+#include "mutations/runner/worktree.h"
+
+namespace music3::battery {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// A gate's baseline run is bounded only so that a hung gate cannot hang the battery.
+constexpr double kBaselineGateLimitS = 3600;
+
+void progress(const std::string& line) { std::fprintf(stderr, "mutation-battery: %s\n", line.c_str()); }
+
+void note(const std::string& log, const std::string& text) {
+  std::ofstream out(log, std::ios::app);
+  out << "\n### " << text << "\n";
+}
+
+class Battery {
+ public:
+  Battery(const BatteryOptions& o, const Catalogue& c, std::vector<Mutation> selected, const Worktree& wt,
+          const Reports& reports, const std::string& revision);
+  int run();
+
+ private:
+  void baseline();  // throws std::runtime_error: a baseline failure
+  void test_mutation(MutationResult& r);
+  void check_diff(MutationResult& r, const Patch& patch);
+  VerifyResult verify(size_t after);
+  std::vector<GateResult> run_gates(const std::vector<std::string>& ids, const std::string& log,
+                                    const std::string& tag);
+  std::vector<std::string> executables_of(const std::vector<std::string>& gate_ids) const;
+  std::string void_if_failed(const VerifyResult& v);
+  void save();
+
+  const BatteryOptions& o_;
+  const Catalogue& c_;
+  const Reports& reports_;
+  std::string revision_, json_dir_;
+  BuildDir build_;
+  std::vector<MutationResult> planned_;
+  std::vector<std::string> gate_ids_, executables_, targets_;
+  std::map<std::string, double> baseline_seconds_;
+  RunRecord record_;
+  Clock::time_point t0_ = Clock::now();
+};
+
+Battery::Battery(const BatteryOptions& o, const Catalogue& c, std::vector<Mutation> selected, const Worktree& wt,
+                 const Reports& reports, const std::string& revision)
+    : o_(o), c_(c), reports_(reports), revision_(revision), json_dir_(wt.root() + "/gtest-json") {
+  std::set<std::string> gates;
+  bool cuda = false;
+  for (size_t i = 0; i < selected.size(); ++i) {
+    MutationResult r;
+    r.index = i;
+    r.mutation = selected[i];
+    std::string text = read_file_bytes(wt.source() + "/" + r.mutation.file);
+    size_t at = text.find(r.mutation.original);
+    if (at != std::string::npos) {
+      r.start = position_of(text, at);
+      r.end = position_of(text, at + r.mutation.original.size());
+    }
+    record_.sources[r.mutation.file] = text;
+    planned_.push_back(r);
+    for (const auto& g : r.mutation.gates) {
+      gates.insert(g);
+      cuda = cuda || c.gates.at(g).has_label("gpu");
+    }
+  }
+  gate_ids_.assign(gates.begin(), gates.end());
+  executables_ = executables_of(gate_ids_);
+  targets_ = executables_;
+  for (const auto& s : c.setup) targets_.insert(targets_.end(), s.targets.begin(), s.targets.end());
+  build_ = BuildDir{wt.source(), wt.root() + "/build", cuda, o.jobs};
+  record_.provenance.revision = revision;
+  std::filesystem::create_directories(json_dir_);
+}
+
+std::vector<std::string> Battery::executables_of(const std::vector<std::string>& gate_ids) const {
+  std::set<std::string> exes;
+  for (const auto& g : gate_ids) exes.insert(c_.gates.at(g).executable);
+  return {exes.begin(), exes.end()};
+}
+
+void Battery::save() {
+  record_.seconds = since(t0_);
+  reports_.write_final(record_);
+}
+
+std::vector<GateResult> Battery::run_gates(const std::vector<std::string>& ids, const std::string& log,
+                                           const std::string& tag) {
+  std::vector<GateResult> out;
+  for (const auto& id : ids) {
+    double timeout = std::max(10.0, 5.0 * baseline_seconds_.at(id));
+    out.push_back(run_gate(c_.gates.at(id), build_, timeout, json_dir_ + "/" + tag + "-" + id + ".json", log));
+  }
+  return out;
+}
+
+void Battery::baseline() {
+  std::string log = reports_.log_path("baseline");
+  std::filesystem::remove(log);
+  progress("baseline: configure " + build_.dir + (build_.cuda ? " (CUDA)" : " (CPU only)"));
+  configure(build_, log);
+  Provenance& p = record_.provenance;
+  p = collect_provenance(build_, revision_);
+  p.command = o_.command;
+  p.catalogue = o_.catalogue;
+  p.label = o_.selection.label.empty() ? "all" : o_.selection.label;
+  progress("baseline: build " + std::to_string(targets_.size()) + " targets");
+  ProcessResult b = build_targets(build_, targets_, log);
+  if (!b.ok()) throw std::runtime_error("baseline build failed (" + b.describe() + "), see " + log);
+  for (const auto& s : c_.setup) {
+    progress("baseline: setup: " + s.command);
+    note(log, "setup: " + s.command);
+    ProcessResult r = run_process({{"/bin/sh", "-c", s.command},
+                                   build_.dir,
+                                   {{"MUSIC3_SOURCE_DIR", build_.source}, {"MUSIC3_BUILD_DIR", build_.dir}},
+                                   log,
+                                   0});
+    if (!r.ok()) throw std::runtime_error("setup command failed (" + r.describe() + "): " + s.command);
+  }
+  for (const auto& id : gate_ids_) {
+    GateResult g = run_gate(c_.gates.at(id), build_, kBaselineGateLimitS, json_dir_ + "/baseline-" + id + ".json", log);
+    record_.baseline_gates.push_back(g);
+    progress("baseline: gate " + id + ": " + verdict_name(g.verdict) + ", " + std::to_string(g.tests_run) + " tests");
+    if (g.verdict != GateVerdict::Passed) throw std::runtime_error("baseline gate " + id + " is not green: " + verdict_name(g.verdict) + " (" + g.process.describe() + ")");
+    if (g.tests_run == 0) throw std::runtime_error("baseline gate " + id + " ran no tests");
+    baseline_seconds_[id] = g.process.seconds;
+  }
+  record_.baseline_hashes = hash_executables(build_, executables_);
+  progress("baseline: clean rebuild, which must reproduce every binary");
+  clean(build_, log);
+  b = build_targets(build_, targets_, log);
+  if (!b.ok()) throw std::runtime_error("clean rebuild failed (" + b.describe() + "), see " + log);
+  record_.clean_rebuild_hashes = hash_executables(build_, executables_);
+  for (const auto& [exe, h] : record_.baseline_hashes)
+    if (record_.clean_rebuild_hashes.at(exe) != h)
+      throw std::runtime_error("the clean rebuild is not bit-identical: " + exe + " " + h + " then " +
+                               record_.clean_rebuild_hashes.at(exe));
+  nlohmann::json gates = nlohmann::json::array();
+  for (const auto& g : record_.baseline_gates) gates.push_back(to_json(g));
+  reports_.append_outcome({{"phase", "baseline"},
+                           {"binary_sha256", record_.baseline_hashes},
+                           {"clean_rebuild_sha256", record_.clean_rebuild_hashes},
+                           {"gates", gates}});
+}
+
+void Battery::check_diff(MutationResult& r, const Patch& patch) {
+  const std::string& wt = build_.source;
+  std::vector<std::string> git{"git", "-C", wt, "-c", "color.ui=never", "diff", "--no-ext-diff"};
+  auto git_diff = [&](const char* flag) {
+    auto argv = git;
+    if (*flag) argv.push_back(flag);
+    return capture_ok(argv, "");
+  };
+  reports_.write_diff(r.mutation.id, git_diff(""));
+  r.diff_stat = git_diff("--stat");
+  LineChange want = expected_line_change(patch.original_text(), patch.mutated_text());
+  std::string want_line =
+      std::to_string(want.added) + "\t" + std::to_string(want.deleted) + "\t" + r.mutation.file + "\n";
+  std::string numstat = git_diff("--numstat");
+  if (numstat != want_line)
+    throw std::runtime_error("git diff --numstat shows \"" + numstat + "\" but the mutation must change exactly \"" +
+                             want_line + "\"");
+  r.diff_lines = want;
+}
+
+void Battery::test_mutation(MutationResult& r) {
+  const Mutation& m = r.mutation;
+  std::string log = reports_.log_path(m.id);
+  std::filesystem::remove(log);
+  auto t0 = Clock::now();
+  note(log, "mutation " + m.id + " in " + m.file + ":" + std::to_string(r.start.line) + "\n--- original\n" + m.original +
+                "\n+++ replacement\n" + m.replacement);
+  std::string file = build_.source + "/" + m.file;
+  try {
+    std::vector<std::string> objects = objects_depending_on(build_, file);
+    if (objects.empty()) throw std::runtime_error("no object of the built targets depends on " + m.file);
+    auto before = mtimes_ns(objects);
+    Patch patch = Patch::apply(file, m.original, m.replacement);
+    check_diff(r, patch);
+    note(log, "build");
+    r.build = build_targets(build_, targets_, log);
+    r.built = r.build.ok();
+    if (!r.built) {
+      r.outcome = Outcome::Unviable;
+    } else {
+      auto after = mtimes_ns(objects);
+      for (const auto& o : objects)
+        if (after.at(o) <= before.at(o)) throw std::runtime_error("the mutant build did not rebuild " + o);
+      r.objects_rebuilt = objects;
+      r.hashes = hash_executables(build_, executables_of(m.gates));
+      bool identical = true;
+      for (const auto& [exe, h] : r.hashes) identical = identical && record_.baseline_hashes.at(exe) == h;
+      if (identical) {
+        r.outcome = Outcome::Equivalent;
+      } else {
+        r.gates = run_gates(m.gates, log, m.id);
+        r.outcome = classify(r.gates);
+        if (r.outcome == Outcome::InfraError) r.detail = "a gate skipped itself (exit 77) on the mutant";
+      }
+    }
+    patch.restore();
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const std::exception& e) {
+    r.outcome = Outcome::InfraError;
+    r.detail = e.what();
+  }
+  r.seconds = since(t0);
+  judge_expectation(r);
+  note(log, std::string("outcome: ") + outcome_name(r.outcome) + (r.as_expected ? " (as expected)" : " (UNEXPECTED)") +
+                (r.detail.empty() ? "" : ": " + r.detail));
+}
+
+VerifyResult Battery::verify(size_t after) {
+  VerifyResult v;
+  v.after = after;
+  auto t0 = Clock::now();
+  std::string log = reports_.log_path("verify-" + std::to_string(after));
+  std::filesystem::remove(log);
+  auto add = [&](const std::string& why) { v.detail += (v.detail.empty() ? "" : "; ") + why; };
+  try {
+    auto dirty = dirty_tracked_files(build_.source);
+    v.tree_clean = dirty.empty();
+    if (!v.tree_clean) add("the worktree is not back at HEAD: " + dirty.front());
+    ProcessResult b = build_targets(build_, targets_, log);
+    v.build_ok = b.ok();
+    if (!v.build_ok) throw std::runtime_error("rebuild failed (" + b.describe() + ")");
+    v.hashes = hash_executables(build_, executables_);
+    v.hashes_match = v.hashes == record_.baseline_hashes;
+    for (const auto& [exe, h] : v.hashes)
+      if (record_.baseline_hashes.at(exe) != h) add(exe + " hashes " + h + ", not the baseline's");
+    v.gates = run_gates(gate_ids_, log, "verify-" + std::to_string(after));
+    v.gates_green = true;
+    for (const auto& g : v.gates)
+      if (g.verdict != GateVerdict::Passed) {
+        v.gates_green = false;
+        add("gate " + g.gate + " " + verdict_name(g.verdict));
+      }
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const std::exception& e) {
+    add(e.what());
+  }
+  v.seconds = since(t0);
+  return v;
+}
+
+std::string Battery::void_if_failed(const VerifyResult& v) {
+  record_.verifications.push_back(v);
+  reports_.append_outcome(to_json(v));
+  progress("verify after " + std::to_string(v.after) + " mutations: " + (v.ok() ? "baseline reproduced" : "FAILED: " + v.detail));
+  if (v.ok()) return "";
+  record_.void_run = true;
+  record_.stopped = "verification after " + std::to_string(v.after) + " mutations failed: " + v.detail;
+  return record_.stopped;
+}
+
+int Battery::run() {
+  reports_.write_mutants(planned_);
+  try {
+    try {
+      baseline();
+    } catch (const Interrupted&) {
+      throw;
+    } catch (const std::exception& e) {
+      record_.stopped = std::string("baseline failure: ") + e.what();
+      progress(record_.stopped);
+      save();
+      return kExitBaselineFailure;
+    }
+    save();
+    bool unexpected = false;
+    for (size_t i = 0; i < planned_.size(); ++i) {
+      MutationResult r = planned_[i];
+      progress("[" + std::to_string(i + 1) + "/" + std::to_string(planned_.size()) + "] " + r.mutation.id + " ...");
+      test_mutation(r);
+      record_.mutations.push_back(r);
+      reports_.append_outcome(to_json(r));
+      unexpected = unexpected || !r.as_expected;
+      progress("[" + std::to_string(i + 1) + "/" + std::to_string(planned_.size()) + "] " + r.mutation.id + ": " +
+               outcome_name(r.outcome) + (r.as_expected ? " (as expected)" : " (UNEXPECTED" + (r.detail.empty() ? "" : ": " + r.detail) + ")"));
+      save();
+      auto dirty = dirty_tracked_files(build_.source);
+      if (!dirty.empty()) {
+        record_.void_run = true;
+        record_.stopped = "the restore of " + r.mutation.id + " left the worktree changed: " + dirty.front();
+        progress(record_.stopped);
+        save();
+        return kExitVoid;
+      }
+      bool last = i + 1 == planned_.size();
+      if (!last && o_.verify_every > 0 && (i + 1) % static_cast<size_t>(o_.verify_every) == 0 &&
+          !void_if_failed(verify(i + 1)).empty()) {
+        save();
+        return kExitVoid;
+      }
+    }
+    if (!void_if_failed(verify(planned_.size())).empty()) {
+      save();
+      return kExitVoid;
+    }
+    save();
+    progress(std::string("done: ") + (unexpected ? "UNEXPECTED outcomes" : "every mutation as expected") +
+             ", report in " + reports_.dir());
+    return unexpected ? kExitUnexpected : kExitAsExpected;
+  } catch (const Interrupted& e) {
+    record_.stopped = e.what();
+    save();
+    throw;
+  }
+}
+
+std::string default_out_dir(const BatteryOptions& o, const std::string& revision) {
+  std::string name = utc_now("%Y-%m-%d") + "-" + revision.substr(0, 12) + "-" +
+                     (o.selection.label.empty() ? "all" : o.selection.label);
+  if (o.selection.shard) name += "-shard" + std::to_string(o.selection.shard->k) + "of" + std::to_string(o.selection.shard->n);
+  if (!o.selection.only.empty()) name += "-only-" + o.selection.only;
+  return o.repo + "/reports/mutations/" + name;
+}
+
+}  // namespace
+
+int run_battery(const BatteryOptions& o) {
+  auto dirty = dirty_tracked_files(o.repo);
+  if (!dirty.empty()) {
+    progress("refusing to run: tracked files of " + o.repo + " differ from HEAD (commit or stash them):");
+    for (const auto& d : dirty) std::fprintf(stderr, "  %s\n", d.c_str());
+    return kExitUsage;
+  }
+  Catalogue c = load_catalogue(o.catalogue, o.repo);
+  std::vector<Mutation> selected = select_mutations(c, o.selection);
+  if (selected.empty()) {
+    progress("no mutation selected by this label and shard; nothing to do");
+    return kExitAsExpected;
+  }
+  std::string revision = head_revision(o.repo);
+  Reports reports(o.out.empty() ? default_out_dir(o, revision) : o.out);
+  Worktree wt(o.repo);
+  if (o.keep_worktree) wt.keep();
+  progress("worktree " + wt.source() + ", report in " + reports.dir() + ", " + std::to_string(selected.size()) +
+           " mutations");
+  Battery battery(o, c, std::move(selected), wt, reports, revision);
+  return battery.run();
+}
+
+}  // namespace music3::battery

@@ -1,0 +1,39 @@
+// Configuring and building the worktree (CMake + Ninja), and the evidence a rebuild
+// leaves: which objects depend on a source (ninja's deps log), their mtimes, and the
+// sha256 of gate executables.
+// Contract: every command's output is appended to the given log; a failed configure
+// or clean throws std::runtime_error naming the log; build() returns the status so
+// the caller can call a failed build of a mutant `unviable`.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mutations/runner/process.h"
+
+namespace music3::battery {
+
+struct BuildDir {
+  std::string source;  // the worktree
+  std::string dir;     // the build directory
+  bool cuda = false;
+  int jobs = 1;
+
+  std::string executable(const std::string& name) const { return dir + "/bin/" + name; }
+};
+
+void configure(const BuildDir& b, const std::string& log);
+ProcessResult build_targets(const BuildDir& b, const std::vector<std::string>& targets, const std::string& log);
+void clean(const BuildDir& b, const std::string& log);
+
+// Objects (absolute paths) whose recorded dependencies include `source_file`.
+std::vector<std::string> objects_depending_on(const BuildDir& b, const std::string& source_file);
+
+// Nanosecond mtime of each path (-1 for a missing file).
+std::map<std::string, int64_t> mtimes_ns(const std::vector<std::string>& paths);
+
+// gate executable name -> sha256 of <build>/bin/<name>.
+std::map<std::string, std::string> hash_executables(const BuildDir& b, const std::vector<std::string>& names);
+
+}  // namespace music3::battery

@@ -1,0 +1,172 @@
+#include "mutations/runner/catalogue.h"
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace music3::battery {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+  throw CatalogueError("catalogue: " + where + ": " + what);
+}
+
+void require_keys(const json& j, const std::string& where, const std::set<std::string>& required,
+                  const std::set<std::string>& optional) {
+  if (!j.is_object()) fail(where, "expected an object");
+  for (const auto& [k, v] : j.items())
+    if (!required.count(k) && !optional.count(k)) fail(where, "unknown key \"" + k + "\"");
+  for (const auto& k : required)
+    if (!j.contains(k)) fail(where, "missing key \"" + k + "\"");
+}
+
+std::string string_at(const json& j, const std::string& key, const std::string& where) {
+  if (!j.contains(key)) return "";
+  if (!j.at(key).is_string()) fail(where, "\"" + key + "\" must be a string");
+  return j.at(key).get<std::string>();
+}
+
+std::vector<std::string> strings_at(const json& j, const std::string& key, const std::string& where) {
+  std::vector<std::string> out;
+  if (!j.contains(key)) return out;
+  if (!j.at(key).is_array()) fail(where, "\"" + key + "\" must be an array of strings");
+  for (const auto& e : j.at(key)) {
+    if (!e.is_string()) fail(where, "\"" + key + "\" must be an array of strings");
+    out.push_back(e.get<std::string>());
+  }
+  return out;
+}
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Gate parse_gate(const std::string& id, const json& j) {
+  std::string where = "gate \"" + id + "\"";
+  require_keys(j, where, {"executable", "labels"}, {"args"});
+  Gate g{id, string_at(j, "executable", where), strings_at(j, "args", where), strings_at(j, "labels", where)};
+  if (g.executable.empty() || g.executable.find('/') != std::string::npos)
+    fail(where, "\"executable\" must be a plain name in <build>/bin, got \"" + g.executable + "\"");
+  if (g.has_label("cpu") == g.has_label("gpu")) fail(where, "labels must contain exactly one of cpu, gpu");
+  return g;
+}
+
+Mutation parse_mutation(const json& j, size_t index, const Catalogue& c, const std::string& repo_root) {
+  std::string where = "mutation #" + std::to_string(index);
+  require_keys(j, where, {"id", "file", "original", "replacement", "gates", "expected"}, {"reason", "description"});
+  Mutation m;
+  m.id = string_at(j, "id", where);
+  if (m.id.empty() || m.id.find_first_of("/ \t\n") != std::string::npos)
+    fail(where, "\"id\" must be non-empty without spaces or slashes");
+  where = "mutation \"" + m.id + "\"";
+  m.file = string_at(j, "file", where);
+  m.original = string_at(j, "original", where);
+  m.replacement = string_at(j, "replacement", where);
+  m.gates = strings_at(j, "gates", where);
+  m.reason = string_at(j, "reason", where);
+  m.description = string_at(j, "description", where);
+  std::string expected = string_at(j, "expected", where);
+  if (expected == "killed") {
+    m.expected = Expected::Killed;
+  } else if (expected == "survived") {
+    m.expected = Expected::Survived;
+    if (m.reason.empty()) fail(where, "expected \"survived\" needs a \"reason\" (the known residual)");
+  } else {
+    fail(where, "\"expected\" must be \"killed\" or \"survived\", got \"" + expected + "\"");
+  }
+  if (m.original.empty()) fail(where, "\"original\" is empty");
+  if (m.original == m.replacement) fail(where, "\"replacement\" equals \"original\"");
+  if (m.gates.empty()) fail(where, "\"gates\" is empty");
+  for (const auto& g : m.gates)
+    if (!c.gates.count(g)) fail(where, "unknown gate id \"" + g + "\"");
+  std::filesystem::path file = std::filesystem::path(repo_root) / m.file;
+  if (m.file.empty() || std::filesystem::path(m.file).is_absolute() || !std::filesystem::is_regular_file(file))
+    fail(where, "file \"" + m.file + "\" is not a file under " + repo_root);
+  size_t n = count_occurrences(read_text(file), m.original);
+  if (n != 1)
+    fail(where, "\"original\" occurs " + std::to_string(n) + " times in " + m.file + " (must be exactly once)");
+  return m;
+}
+
+}  // namespace
+
+bool Gate::has_label(const std::string& l) const {
+  for (const auto& x : labels)
+    if (x == l) return true;
+  return false;
+}
+
+const char* expected_name(Expected e) { return e == Expected::Killed ? "killed" : "survived"; }
+
+size_t count_occurrences(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + needle.size())) ++n;
+  return n;
+}
+
+Catalogue parse_catalogue(const json& j, const std::string& repo_root) {
+  require_keys(j, "top level", {"gates", "mutations"}, {"setup"});
+  Catalogue c;
+  if (j.contains("setup")) {
+    if (!j.at("setup").is_array()) fail("setup", "must be an array");
+    for (size_t i = 0; i < j.at("setup").size(); ++i) {
+      std::string where = "setup #" + std::to_string(i);
+      const json& s = j.at("setup")[i];
+      require_keys(s, where, {"command"}, {"targets"});
+      c.setup.push_back({strings_at(s, "targets", where), string_at(s, "command", where)});
+    }
+  }
+  if (!j.at("gates").is_object()) fail("gates", "must be an object of gate id -> gate");
+  for (const auto& [id, g] : j.at("gates").items()) c.gates.emplace(id, parse_gate(id, g));
+  if (!j.at("mutations").is_array()) fail("mutations", "must be an array");
+  std::set<std::string> ids;
+  for (size_t i = 0; i < j.at("mutations").size(); ++i) {
+    Mutation m = parse_mutation(j.at("mutations")[i], i, c, repo_root);
+    if (!ids.insert(m.id).second) fail("mutation \"" + m.id + "\"", "duplicate id");
+    c.mutations.push_back(std::move(m));
+  }
+  return c;
+}
+
+Catalogue load_catalogue(const std::string& path, const std::string& repo_root) {
+  std::ifstream in(path);
+  if (!in) throw CatalogueError("catalogue: cannot open " + path);
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw CatalogueError("catalogue: " + path + " is not valid JSON: " + e.what());
+  }
+  return parse_catalogue(j, repo_root);
+}
+
+std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s) {
+  if (!s.only.empty()) {
+    bool known = false;
+    for (const auto& m : c.mutations) known = known || m.id == s.only;
+    if (!known) throw CatalogueError("catalogue: --only: no mutation with id \"" + s.only + "\"");
+  }
+  std::vector<Mutation> by_label;
+  for (const auto& m : c.mutations) {
+    bool all_cpu = true;
+    for (const auto& g : m.gates) all_cpu = all_cpu && c.gates.at(g).has_label("cpu");
+    if (s.label.empty() || (s.label == "cpu") == all_cpu) by_label.push_back(m);
+  }
+  std::vector<Mutation> out;
+  for (size_t i = 0; i < by_label.size(); ++i) {
+    if (s.shard && static_cast<int>(i % static_cast<size_t>(s.shard->n)) != s.shard->k) continue;
+    if (!s.only.empty() && by_label[i].id != s.only) continue;
+    out.push_back(by_label[i]);
+  }
+  return out;
+}
+
+}  // namespace music3::battery

@@ -1,0 +1,77 @@
+// The mutation catalogue (mutations/catalogue.json) and the selection of a run.
+// Contract: load_catalogue() returns only a catalogue in which every entry can run:
+// ids unique, every key known, each mutation's `original` found exactly once in its
+// file under repo_root, replacement different, every gate id defined, each gate
+// labelled cpu or gpu, and a `reason` on every expected survivor. Otherwise it throws
+// CatalogueError naming the entry and the problem.
+#pragma once
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace music3::battery {
+
+class CatalogueError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Built once after configure (targets), then run in the build directory (command).
+struct SetupStep {
+  std::vector<std::string> targets;
+  std::string command;
+};
+
+struct Gate {
+  std::string id;
+  std::string executable;  // a name in <build>/bin, also its ninja target
+  std::vector<std::string> args;
+  std::vector<std::string> labels;
+  bool has_label(const std::string& l) const;
+};
+
+enum class Expected { Killed, Survived };
+const char* expected_name(Expected e);
+
+struct Mutation {
+  std::string id;
+  std::string file;  // relative to the repository root
+  std::string original;
+  std::string replacement;
+  std::vector<std::string> gates;
+  Expected expected = Expected::Killed;
+  std::string reason;  // why an expected survivor is a known residual
+  std::string description;
+};
+
+struct Catalogue {
+  std::vector<SetupStep> setup;
+  std::map<std::string, Gate> gates;
+  std::vector<Mutation> mutations;
+};
+
+Catalogue parse_catalogue(const nlohmann::json& j, const std::string& repo_root);
+Catalogue load_catalogue(const std::string& path, const std::string& repo_root);
+
+struct Shard {
+  int k = 0;
+  int n = 1;
+};
+
+// "cpu": mutations whose gates all carry label cpu; "gpu": the others; "" = all.
+// Then the shard (index % n == k), then --only. An unknown --only id throws.
+struct Selection {
+  std::string label;
+  std::optional<Shard> shard;
+  std::string only;
+};
+std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s);
+
+// Number of non-overlapping occurrences of needle in text.
+size_t count_occurrences(const std::string& text, const std::string& needle);
+
+}  // namespace music3::battery

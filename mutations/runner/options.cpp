@@ -1,0 +1,75 @@
+#include "mutations/runner/options.h"
+
+#include <filesystem>
+#include <thread>
+
+#include "mutations/runner/process.h"
+#include "mutations/runner/worktree.h"
+
+namespace music3::battery {
+namespace {
+
+int to_int(const std::string& flag, const std::string& v, int min) {
+  size_t used = 0;
+  int n = 0;
+  try {
+    n = std::stoi(v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != v.size() || v.empty() || n < min)
+    throw UsageError(flag + " wants an integer >= " + std::to_string(min) + ", got \"" + v + "\"");
+  return n;
+}
+
+Shard parse_shard(const std::string& v) {
+  size_t slash = v.find('/');
+  if (slash == std::string::npos) throw UsageError("--shard wants k/n, got \"" + v + "\"");
+  Shard s{to_int("--shard k", v.substr(0, slash), 0), to_int("--shard n", v.substr(slash + 1), 1)};
+  if (s.k >= s.n) throw UsageError("--shard k/n needs k < n (k is 0-based), got \"" + v + "\"");
+  return s;
+}
+
+}  // namespace
+
+const char* const kUsage =
+    "usage: mutation-battery [--repo DIR] [--catalogue PATH] [--label cpu|gpu] [--shard k/n]\n"
+    "                        [--only ID] [--out DIR] [--jobs N] [--verify-every K] [--keep-worktree]\n"
+    "Patches, rebuilds, hashes and gates every selected catalogue mutation in a private git\n"
+    "worktree of HEAD. Exit: 0 all as expected, 1 an unexpected outcome, 3 baseline failure,\n"
+    "4 dirty tree / bad catalogue / bad usage, 5 void run; 130/143 when interrupted.\n";
+
+bool parse_options(int argc, char** argv, BatteryOptions& o) {
+  std::string repo_arg = ".";
+  o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  o.command = "mutation-battery";
+  for (int i = 1; i < argc; ++i) o.command += " " + join_command({argv[i]});
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw UsageError(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") return false;
+    if (a == "--repo") repo_arg = value();
+    else if (a == "--catalogue") o.catalogue = value();
+    else if (a == "--label") {
+      o.selection.label = value();
+      if (o.selection.label != "cpu" && o.selection.label != "gpu")
+        throw UsageError("--label wants cpu or gpu, got \"" + o.selection.label + "\"");
+    } else if (a == "--shard") o.selection.shard = parse_shard(value());
+    else if (a == "--only") o.selection.only = value();
+    else if (a == "--out") o.out = value();
+    else if (a == "--jobs") o.jobs = to_int(a, value(), 1);
+    else if (a == "--verify-every") o.verify_every = to_int(a, value(), 0);
+    else if (a == "--keep-worktree") o.keep_worktree = true;
+    else throw UsageError("unknown argument \"" + a + "\"");
+  }
+  o.repo = repo_toplevel(repo_arg);
+  if (o.catalogue.empty()) o.catalogue = o.repo + "/mutations/catalogue.json";
+  o.catalogue = std::filesystem::absolute(o.catalogue).string();
+  if (!o.out.empty()) o.out = std::filesystem::absolute(o.out).string();
+  return true;
+}
+
+}  // namespace music3::battery

@@ -1,0 +1,304 @@
+#include "mutations/runner/reports.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace music3::battery {
+namespace {
+
+using nlohmann::json;
+
+void write_text(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write " + tmp);
+  }
+  std::filesystem::rename(tmp, path);  // a reader never sees half a report
+}
+
+json position_json(const TextPosition& p) { return {{"line", p.line}, {"column", p.column}}; }
+
+json process_json(const ProcessResult& p) {
+  return {{"exit_code", p.exit_code}, {"signal", p.signal}, {"timed_out", p.timed_out}, {"seconds", p.seconds},
+          {"status", p.describe()}};
+}
+
+std::string cell(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string short_hash(const std::string& h) { return h.substr(0, 12); }
+
+std::string gate_cell(const GateResult& g) {
+  std::string s = g.gate + ": " + verdict_name(g.verdict);
+  if (g.verdict == GateVerdict::Failed)
+    s += " (" + std::to_string(g.failing_cases.size()) + " cases / " + std::to_string(g.failed_assertions) + ")";
+  if (g.verdict == GateVerdict::Crashed || g.verdict == GateVerdict::Timeout) s += " (" + g.process.describe() + ")";
+  return s;
+}
+
+std::string cases_cell(const MutationResult& r) {
+  if (r.gates.empty()) return "–";
+  size_t cases = 0;
+  int assertions = 0;
+  for (const auto& g : r.gates) {
+    cases += g.failing_cases.size();
+    assertions += g.failed_assertions;
+  }
+  return std::to_string(cases) + " / " + std::to_string(assertions);
+}
+
+void append_counts(std::ostringstream& md, const RunRecord& run) {
+  std::map<Outcome, int> n;
+  int unexpected = 0;
+  for (const auto& r : run.mutations) {
+    ++n[r.outcome];
+    if (!r.as_expected) ++unexpected;
+  }
+  int killed = n[Outcome::Killed], survived = n[Outcome::Survived];
+  md << "- Mutations judged: " << run.mutations.size() << "; **" << unexpected << " unexpected**\n";
+  md << "- Score: killed / (killed + survived) = " << killed << " / " << (killed + survived);
+  if (killed + survived) md << " = " << fixed(100.0 * killed / (killed + survived), 1) << " %";
+  md << "\n- Beside the score: unviable " << n[Outcome::Unviable] << ", timeout " << n[Outcome::Timeout]
+     << ", crashed " << n[Outcome::Crashed] << ", equivalent " << n[Outcome::Equivalent] << ", infra_error "
+     << n[Outcome::InfraError] << "\n";
+}
+
+void append_table(std::ostringstream& md, const RunRecord& run) {
+  md << "| # | mutation | file:line | expected | result | as expected | failing cases / assertions | gates | "
+        "compiler | diff | binary sha256 | time |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& r : run.mutations) {
+    const Mutation& m = r.mutation;
+    std::string gates, hashes;
+    for (const auto& g : r.gates) gates += (gates.empty() ? "" : "<br>") + gate_cell(g);
+    for (const auto& [exe, h] : r.hashes) hashes += (hashes.empty() ? "" : "<br>") + exe + " `" + short_hash(h) + "`";
+    std::string diff = r.diff_stat.empty() ? "–"
+                                           : "+" + std::to_string(r.diff_lines.added) + " −" +
+                                                 std::to_string(r.diff_lines.deleted);
+    md << "| " << r.index << " | `" << m.id << "` " << cell(m.description) << " | " << m.file << ":" << r.start.line
+       << " | " << expected_name(m.expected) << " | **" << outcome_name(r.outcome) << "** | "
+       << (r.as_expected ? "yes" : "**NO**") << " | " << cases_cell(r) << " | " << cell(gates) << " | "
+       << (r.built || r.outcome == Outcome::Unviable ? r.build.describe() : "–") << " | " << cell(diff) << " | "
+       << (hashes.empty() ? "–" : hashes) << " | " << fixed(r.seconds, 1) << " s |\n";
+  }
+}
+
+void append_notes(std::ostringstream& md, const RunRecord& run) {
+  bool header = false;
+  for (const auto& r : run.mutations) {
+    if (r.mutation.expected == Expected::Survived) {
+      if (!header) md << "\n## Expected survivors (known residuals)\n\n";
+      header = true;
+      md << "- `" << r.mutation.id << "`: " << r.mutation.reason << "\n";
+    }
+  }
+  header = false;
+  for (const auto& r : run.mutations) {
+    if (r.detail.empty()) continue;
+    if (!header) md << "\n## Details\n\n";
+    header = true;
+    md << "- `" << r.mutation.id << "`: " << r.detail << "\n";
+  }
+}
+
+void append_hashes(std::ostringstream& md, const RunRecord& run) {
+  md << "\n## Baseline, clean rebuild and restore\n\n";
+  const VerifyResult* last = run.verifications.empty() ? nullptr : &run.verifications.back();
+  md << "| executable | baseline sha256 | clean rebuild | restored (last check) |\n|---|---|---|---|\n";
+  for (const auto& [exe, h] : run.baseline_hashes) {
+    auto same = [&](const std::map<std::string, std::string>& m) -> std::string {
+      auto it = m.find(exe);
+      if (it == m.end()) return "–";
+      return it->second == h ? "identical" : "**DIFFERS** `" + it->second + "`";
+    };
+    md << "| " << exe << " | `" << h << "` | " << same(run.clean_rebuild_hashes) << " | "
+       << (last ? same(last->hashes) : "–") << " |\n";
+  }
+  md << "\nBaseline gates:\n\n";
+  for (const auto& g : run.baseline_gates)
+    md << "- " << g.gate << ": " << verdict_name(g.verdict) << ", " << g.tests_run << " tests in "
+       << fixed(g.process.seconds, 2) << " s\n";
+  md << "\nVerification builds:\n\n";
+  for (const auto& v : run.verifications)
+    md << "- after " << v.after << " mutations: " << (v.ok() ? "baseline hashes and green gates" : "**FAILED**: " + v.detail)
+       << " (" << fixed(v.seconds, 1) << " s)\n";
+  if (run.verifications.empty()) md << "- none ran\n";
+}
+
+void append_provenance(std::ostringstream& md, const Provenance& p, double seconds) {
+  md << "\n## Provenance\n\n"
+     << "- git revision: `" << p.revision << "`\n- date (UTC): " << p.date << "\n- machine: " << p.machine
+     << "\n- C++ compiler: " << p.cxx << "\n- nvcc: " << p.nvcc << "\n- cmake: " << p.cmake << "\n- ninja: " << p.ninja
+     << "\n- CUDA providers built: " << (p.cuda ? "yes" : "no") << "\n- label: " << p.label
+     << "\n- catalogue: " << p.catalogue << "\n- command: `" << p.command << "`\n- run time: " << fixed(seconds, 1)
+     << " s\n";
+}
+
+}  // namespace
+
+json to_json(const GateResult& g) {
+  return {{"gate", g.gate},
+          {"verdict", verdict_name(g.verdict)},
+          {"process", process_json(g.process)},
+          {"timeout_s", g.timeout_s},
+          {"tests_run", g.tests_run},
+          {"failing_cases", g.failing_cases},
+          {"failed_assertions", g.failed_assertions}};
+}
+
+json to_json(const MutationResult& r) {
+  const Mutation& m = r.mutation;
+  json gates = json::array();
+  for (const auto& g : r.gates) gates.push_back(to_json(g));
+  return {{"phase", "mutation"},
+          {"index", r.index},
+          {"id", m.id},
+          {"file", m.file},
+          {"line", r.start.line},
+          {"expected", expected_name(m.expected)},
+          {"outcome", outcome_name(r.outcome)},
+          {"as_expected", r.as_expected},
+          {"detail", r.detail},
+          {"diff_stat", r.diff_stat},
+          {"build", r.built || r.outcome == Outcome::Unviable ? process_json(r.build) : json(nullptr)},
+          {"objects_rebuilt", r.objects_rebuilt},
+          {"binary_sha256", r.hashes},
+          {"gates", gates},
+          {"seconds", r.seconds}};
+}
+
+json to_json(const VerifyResult& v) {
+  json gates = json::array();
+  for (const auto& g : v.gates) gates.push_back(to_json(g));
+  return {{"phase", "verify"},     {"after", v.after},          {"ok", v.ok()},
+          {"tree_clean", v.tree_clean}, {"build_ok", v.build_ok}, {"hashes_match", v.hashes_match}, {"gates_green", v.gates_green},
+          {"binary_sha256", v.hashes}, {"gates", gates},        {"detail", v.detail},
+          {"seconds", v.seconds}};
+}
+
+json stryker_report(const RunRecord& run) {
+  json files = json::object();
+  for (const auto& r : run.mutations) {
+    const Mutation& m = r.mutation;
+    if (!files.contains(m.file)) {
+      auto src = run.sources.find(m.file);
+      files[m.file] = {{"language", "cpp"},
+                       {"source", src == run.sources.end() ? "" : src->second},
+                       {"mutants", json::array()}};
+    }
+    json killed_by = json::array();
+    for (const auto& g : r.gates)
+      for (const auto& c : g.failing_cases) killed_by.push_back(g.gate + "/" + c);
+    std::string reason = r.detail;
+    if (m.expected == Expected::Survived) reason += (reason.empty() ? "" : "; ") + ("known residual: " + m.reason);
+    if (r.outcome == Outcome::Equivalent) reason += (reason.empty() ? "" : "; ") + std::string("binary identical to baseline");
+    json mutant = {{"id", m.id},
+                   {"mutatorName", m.id},
+                   {"description", m.description},
+                   {"replacement", m.replacement},
+                   {"location", {{"start", position_json(r.start)}, {"end", position_json(r.end)}}},
+                   {"status", stryker_status(r.outcome)},
+                   {"statusReason", reason},
+                   {"killedBy", killed_by},
+                   {"testsCompleted", static_cast<int>(r.gates.size())},
+                   {"duration", static_cast<int64_t>(r.seconds * 1000)}};
+    files[m.file]["mutants"].push_back(mutant);
+  }
+  return {{"schemaVersion", "1"},
+          {"thresholds", {{"high", 80}, {"low", 60}}},
+          {"files", files},
+          {"framework", {{"name", "music3 mutation-battery"}}},
+          {"config", {{"revision", run.provenance.revision}, {"label", run.provenance.label}}}};
+}
+
+std::string summary_markdown(const RunRecord& run) {
+  std::ostringstream md;
+  int unexpected = 0;
+  for (const auto& r : run.mutations) unexpected += r.as_expected ? 0 : 1;
+  md << "# Mutation battery: " << run.provenance.label << ", " << run.provenance.date << "\n\n";
+  if (run.void_run)
+    md << "**VOID RUN**: " << run.stopped << "\n\n";
+  else if (!run.stopped.empty())
+    md << "**STOPPED EARLY**: " << run.stopped << "\n\n";
+  else
+    md << (unexpected ? "**" + std::to_string(unexpected) + " mutation(s) did not meet their expected outcome.**"
+                      : std::string("Every mutation met its expected outcome."))
+       << "\n\n";
+  append_counts(md, run);
+  md << "\n";
+  append_table(md, run);
+  append_notes(md, run);
+  append_hashes(md, run);
+  append_provenance(md, run.provenance, run.seconds);
+  return md.str();
+}
+
+Reports::Reports(std::string dir) : dir_(std::move(dir)) {
+  std::filesystem::create_directories(dir_);
+  write_text(dir_ + "/outcomes.jsonl", "");
+}
+
+void Reports::write_mutants(const std::vector<MutationResult>& planned) const {
+  json list = json::array();
+  for (const auto& r : planned) {
+    const Mutation& m = r.mutation;
+    list.push_back({{"index", r.index},
+                    {"id", m.id},
+                    {"file", m.file},
+                    {"line", r.start.line},
+                    {"column", r.start.column},
+                    {"original", m.original},
+                    {"replacement", m.replacement},
+                    {"gates", m.gates},
+                    {"expected", expected_name(m.expected)},
+                    {"reason", m.reason},
+                    {"description", m.description}});
+  }
+  write_text(dir_ + "/mutants.json", list.dump(2) + "\n");
+}
+
+void Reports::write_diff(const std::string& id, const std::string& diff) const {
+  write_text(dir_ + "/" + id + ".diff", diff);
+}
+
+void Reports::append_outcome(const json& line) const {
+  std::ofstream out(dir_ + "/outcomes.jsonl", std::ios::app);
+  out << line.dump() << "\n";
+  if (!out) throw std::runtime_error("cannot append to " + dir_ + "/outcomes.jsonl");
+}
+
+void Reports::write_final(const RunRecord& run) const {
+  write_text(dir_ + "/summary.md", summary_markdown(run));
+  json report = stryker_report(run);
+  write_text(dir_ + "/mutation.json", report.dump(2) + "\n");
+  std::string embedded = report.dump();
+  for (size_t pos = embedded.find("</"); pos != std::string::npos; pos = embedded.find("</", pos + 3))
+    embedded.replace(pos, 2, "<\\/");
+  write_text(dir_ + "/mutation.html",
+             "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>music3 mutation battery</title>\n"
+             "<script defer src=\"https://www.unpkg.com/mutation-testing-elements\"></script>\n</head>\n<body>\n"
+             "<mutation-test-report-app title-postfix=\"music3 mutation battery\"></mutation-test-report-app>\n"
+             "<script>\ndocument.getElementsByTagName('mutation-test-report-app').item(0).report = " +
+                 embedded + ";\n</script>\n</body>\n</html>\n");
+}
+
+}  // namespace music3::battery
