@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iterator>
+#include <tuple>
 
 #include "engine/ops/ops.h"
 #include "gates/ops/support/numerics.h"
