@@ -24,6 +24,11 @@ Backend& backend_for(DeviceType t) {
   return *b;
 }
 
+void Backend::begin_capture(void*) { throw std::logic_error("backend '" + device_type_name(type()) + "' has no graphs"); }
+void* Backend::end_capture(void*) { throw std::logic_error("backend '" + device_type_name(type()) + "' has no graphs"); }
+void Backend::launch_graph(void*, void*) { throw std::logic_error("backend '" + device_type_name(type()) + "' has no graphs"); }
+void Backend::destroy_graph(void*) {}
+
 bool cuda_device_available() {
 #ifdef MUSIC3_WITH_CUDA
   return cuda_runtime_device_count() > 0;

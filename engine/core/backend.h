@@ -21,6 +21,19 @@ class Backend {
   virtual void free(void* p) = 0;
   virtual void copy(void* dst, const void* src, size_t bytes, CopyKind kind, void* stream) = 0;
   virtual void synchronize(void* stream) = 0;
+
+  // The stream a new queue on this device uses (nullptr: the device's only stream).
+  virtual void* default_stream() { return nullptr; }
+
+  // Optional graphs: record the work issued on `stream` between begin_capture and
+  // end_capture once, then replay it with launch_graph. A backend without graphs
+  // returns false from supports_graphs(); callers then issue the work directly.
+  // The captured work must not synchronize with the host or allocate.
+  virtual bool supports_graphs() const { return false; }
+  virtual void begin_capture(void* stream);
+  virtual void* end_capture(void* stream);  // an executable graph handle
+  virtual void launch_graph(void* graph, void* stream);
+  virtual void destroy_graph(void* graph);
 };
 
 Backend* find_backend(DeviceType t);

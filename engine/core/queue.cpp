@@ -21,7 +21,8 @@ Queue cuda_queue(int ordinal) {
   q.device = DeviceType::CUDA;
   q.ordinal = ordinal;
   q.backend = &backend_for(DeviceType::CUDA);
-  return q;  // stream nullptr: the legacy default stream, shared by every op on this queue
+  q.stream = q.backend->default_stream();
+  return q;
 }
 
 Queue fabricated_queue(DeviceType t) {

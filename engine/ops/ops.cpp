@@ -97,8 +97,8 @@ void add(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out) {
   check_tensor(op, "a", a, DType::BF16, 2, q);
   check_tensor(op, "b", b, DType::BF16, 2, q);
   check_tensor(op, "out", out, DType::BF16, 2, q);
-  const int64_t rows = std::max(a.shape[0], b.shape[0]), cols = out.shape[1];
-  check_dim(op, "out", out, 0, rows, "the larger row count of 'a' and 'b'");
+  // out is [M,N]; each of a and b is [M,N] or a [1,N] row broadcast over the M rows.
+  const int64_t rows = out.shape[0], cols = out.shape[1];
   for (auto [name, t] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
     check_dim(op, name, *t, 1, cols, "N of 'out'");
     if (t->shape[0] != rows && t->shape[0] != 1)

@@ -11,7 +11,7 @@
 //                  of scale * q.k, P rounded to bf16 before P.V (as flash kernels do), f32
 //                  accumulation, out rounded to bf16. Heads are contiguous slices of width D.
 //  silu_and_mul    out[m,i] = bf16( bf16(silu(g)) * u ), g = in[m, i], u = in[m, I + i]
-//  add             out = bf16(a + b); a or b may be [1,N] (row broadcast) against [M,N]
+//  add             out[M,N] = bf16(a + b); each of a, b is [M,N] or a [1,N] row broadcast
 //  embedding_gather out[m,:] = table[ids[m] + offset, :]   (ids i32 on the device)
 //  kv_append       k_cache[b, pos, :] = qkv[b, H:2H], v_cache[b, pos, :] = qkv[b, 2H:3H],
 //                  q_out[b, :] = qkv[b, 0:H]

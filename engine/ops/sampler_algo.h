@@ -8,7 +8,7 @@
 //   3. m = max_i g_i;  e_i = keep_i ? det_exp_nonpos(g_i - m) : 0.
 //   4. S = tree_sum(e) with the fixed tree below;  p_i = e_i / S.
 //   5. S2 = tree_sum(p);  p_i = p_i / max(S2, 1e-12f)   (the reference's renormalisation).
-//   6. code = argmax_i score(p_i, E_i), score = p_i / E_i with NaN read as -inf;
+//   6. code = argmax_i score(p_i, E_i), score = p_i / |E_i| with NaN read as -inf;
 //      equal scores go to the lowest index.
 // The tree sum: pad a[] with zeros to P = the next power of two >= V, then for
 // s = P/2, P/4, ..., 1: a[i] = a[i] + a[i + s] for every i < s; the sum is a[0].
@@ -48,9 +48,12 @@ MUSIC3_HD float normalized(float e, float sum) { return e / sum; }
 
 MUSIC3_HD float renormalized(float p, float sum_p) { return p / (sum_p > 1e-12f ? sum_p : 1e-12f); }
 
-// p / E; a NaN (0 / 0) reads as -inf so that it never wins and the argmax is a total order.
+// p / |E|. E = -0 (exp1_draw gives it when its u rounds to 1) counts as +0, so a
+// kept code with E = ±0 scores +inf and wins, as torch's p / E does for E = 0; a
+// NaN (0 / 0: a filtered code with E = ±0) reads as -inf, so it never wins and the
+// argmax is over a total order.
 MUSIC3_HD float draw_score(float p, float e) {
-  float r = p / e;
+  float r = p / f32_from_bits(f32_bits(e) & 0x7FFFFFFFu);
   return r != r ? f32_from_bits(0xFF800000u) : r;  // -inf
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
@@ -35,6 +36,7 @@ void record(const std::string& gate, const std::string& case_name, const std::st
 void check_ulp(const std::string& gate, const std::string& case_name, const std::string& metric, const UlpStats& s,
                const UlpBounds& b) {
   const std::string what = gate + " " + case_name + " " + metric + ": " + s.summary();
+  std::printf("[stats] %s\n", what.c_str());  // every case's numbers land in the log, green or red
   EXPECT_EQ(s.nonzero_refs + s.zero_refs + s.nonfinite, s.compared) << what;
   EXPECT_EQ(s.nonfinite, 0u) << what;
   EXPECT_LE(s.median, b.median) << what;

@@ -70,8 +70,8 @@ std::vector<bf16> reference(const Inputs& in, const Case& c) {
 
 std::vector<bf16> run(const Queue& q, const Inputs& in, const Case& c) {
   const int64_t width = c.heads * c.dim;
-  TestBuffer qb(q.device, DType::BF16, {c.batch, width}), ob(q.device, DType::BF16, {c.batch, width});
-  TestBuffer kb(q.device, DType::BF16, {c.batch, c.tmax, width}), vb(q.device, DType::BF16, {c.batch, c.tmax, width});
+  TestBuffer qb(q, DType::BF16, {c.batch, width}), ob(q, DType::BF16, {c.batch, width});
+  TestBuffer kb(q, DType::BF16, {c.batch, c.tmax, width}), vb(q, DType::BF16, {c.batch, c.tmax, width});
   qb.upload(in.q);
   kb.upload(in.k);
   vb.upload(in.v);
@@ -82,11 +82,13 @@ std::vector<bf16> run(const Queue& q, const Inputs& in, const Case& c) {
 
 void expect_close(const std::vector<bf16>& got, const std::vector<bf16>& ref, const std::string& what) {
   const UlpStats s = ulp_stats(got, ref);
+  report(provider_name() + " " + what, s);
   SCOPED_TRACE(provider_name() + " " + what + ": " + s.str());
   EXPECT_EQ(s.nonfinite, 0);
   EXPECT_EQ(s.zero_refs + s.ulp_scored(), s.total);
   EXPECT_LE(s.max_ulp_large, 1.0);
   EXPECT_GE(static_cast<double>(s.within_one), 0.99 * static_cast<double>(s.ulp_scored()));
+  EXPECT_GE(static_cast<double>(s.exact), 0.99 * static_cast<double>(s.ulp_scored()));
 }
 
 TEST(AttentionDecode, MatchesF64ReferenceAtModelGeometry) {

@@ -16,7 +16,7 @@ namespace music3::optest {
 namespace {
 
 std::vector<float> draws(const Queue& q, int64_t n, uint64_t seed, uint64_t frame, uint32_t step) {
-  TestBuffer ob(q.device, DType::F32, {n});
+  TestBuffer ob(q, DType::F32, {n});
   ob.poison();
   ops::exp_draws(q, seed, frame, step, ob);
   return ob.download<float>();

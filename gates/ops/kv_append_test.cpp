@@ -16,8 +16,8 @@ struct Result {
 
 Result append(const Queue& q, const std::vector<bf16>& qkv, const std::vector<bf16>& k0, const std::vector<bf16>& v0,
               int64_t batch, int64_t tmax, int64_t width, int pos) {
-  TestBuffer qkvb(q.device, DType::BF16, {batch, 3 * width}), qb(q.device, DType::BF16, {batch, width});
-  TestBuffer kb(q.device, DType::BF16, {batch, tmax, width}), vb(q.device, DType::BF16, {batch, tmax, width});
+  TestBuffer qkvb(q, DType::BF16, {batch, 3 * width}), qb(q, DType::BF16, {batch, width});
+  TestBuffer kb(q, DType::BF16, {batch, tmax, width}), vb(q, DType::BF16, {batch, tmax, width});
   qkvb.upload(qkv);
   qb.poison();
   kb.upload(k0);

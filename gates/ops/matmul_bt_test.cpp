@@ -32,8 +32,8 @@ std::vector<bf16> reference(const std::vector<bf16>& a, const std::vector<bf16>&
 // Runs the op with a and b placed `skew` elements into their buffers (skew 1 breaks 16-byte alignment).
 std::vector<bf16> run(const Queue& q, const std::vector<bf16>& a, const std::vector<bf16>& b, Dims d,
                       int64_t skew = 0) {
-  TestBuffer ab(q.device, DType::BF16, {d.m * d.k + skew}), bb(q.device, DType::BF16, {d.n * d.k + skew});
-  TestBuffer ob(q.device, DType::BF16, {d.m, d.n});
+  TestBuffer ab(q, DType::BF16, {d.m * d.k + skew}), bb(q, DType::BF16, {d.n * d.k + skew});
+  TestBuffer ob(q, DType::BF16, {d.m, d.n});
   std::vector<bf16> a_host(static_cast<size_t>(skew), bf16{0x7FC0}), b_host(static_cast<size_t>(skew), bf16{0x7FC0});
   a_host.insert(a_host.end(), a.begin(), a.end());
   b_host.insert(b_host.end(), b.begin(), b.end());
@@ -53,6 +53,7 @@ std::vector<bf16> run(const Queue& q, const std::vector<bf16>& a, const std::vec
 // the raw max (outputs near zero after cancellation) is only reported.
 void expect_close_to_reference(const std::vector<bf16>& got, const std::vector<bf16>& ref, const std::string& what) {
   const UlpStats s = ulp_stats(got, ref);
+  report(provider_name() + " " + what, s);
   SCOPED_TRACE(provider_name() + " " + what + ": " + s.str());
   EXPECT_EQ(s.nonfinite, 0);
   EXPECT_EQ(s.zero_refs + s.ulp_scored(), s.total);

@@ -34,7 +34,7 @@ std::vector<bf16> inputs(int64_t rows, int64_t inner, uint64_t seed) {
 }
 
 std::vector<bf16> run(const Queue& q, const std::vector<bf16>& in, int64_t rows, int64_t inner) {
-  TestBuffer ib(q.device, DType::BF16, {rows, 2 * inner}), ob(q.device, DType::BF16, {rows, inner});
+  TestBuffer ib(q, DType::BF16, {rows, 2 * inner}), ob(q, DType::BF16, {rows, inner});
   ib.upload(in);
   ob.poison();
   ops::silu_and_mul(q, ib, ob);
@@ -43,6 +43,7 @@ std::vector<bf16> run(const Queue& q, const std::vector<bf16>& in, int64_t rows,
 
 void expect_close(const std::vector<bf16>& got, const std::vector<bf16>& ref, const std::string& what) {
   const UlpStats s = ulp_stats(got, ref);
+  report(provider_name() + " " + what, s);
   SCOPED_TRACE(provider_name() + " " + what + ": " + s.str());
   EXPECT_EQ(s.nonfinite, 0);
   EXPECT_EQ(s.zero_refs + s.ulp_scored(), s.total);

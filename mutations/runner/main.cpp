@@ -5,6 +5,7 @@
 #include "mutations/runner/battery.h"
 #include "mutations/runner/options.h"
 #include "mutations/runner/process.h"
+#include "mutations/runner/reports.h"
 
 using namespace music3::battery;
 
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
     return 128 + e.signal();
   } catch (const UsageError& e) {
     std::fprintf(stderr, "mutation-battery: %s\n%s", e.what(), kUsage);
+    return kExitUsage;
+  } catch (const ReportDirError& e) {
+    std::fprintf(stderr, "mutation-battery: %s\n", e.what());
     return kExitUsage;
   } catch (const CatalogueError& e) {
     std::fprintf(stderr, "mutation-battery: %s\n", e.what());

@@ -43,7 +43,10 @@ bool parse_options(int argc, char** argv, BatteryOptions& o) {
   std::string repo_arg = ".";
   o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   o.command = "mutation-battery";
-  for (int i = 1; i < argc; ++i) o.command += " " + join_command({argv[i]});
+  for (int i = 1; i < argc; ++i) {
+    o.command += ' ';
+    o.command += join_command({argv[i]});
+  }
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {

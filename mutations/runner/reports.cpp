@@ -50,7 +50,8 @@ std::string short_hash(const std::string& h) { return h.substr(0, 12); }
 std::string gate_cell(const GateResult& g) {
   std::string s = g.gate + ": " + verdict_name(g.verdict);
   if (g.verdict == GateVerdict::Failed)
-    s += " (" + std::to_string(g.failing_cases.size()) + " cases / " + std::to_string(g.failed_assertions) + ")";
+    s += " (" + std::to_string(g.failing_cases.size()) + " cases / " + std::to_string(g.failed_assertions) +
+         " assertions)";
   if (g.verdict == GateVerdict::Crashed || g.verdict == GateVerdict::Timeout) s += " (" + g.process.describe() + ")";
   return s;
 }
@@ -91,9 +92,13 @@ void append_table(std::ostringstream& md, const RunRecord& run) {
     std::string gates, hashes;
     for (const auto& g : r.gates) gates += (gates.empty() ? "" : "<br>") + gate_cell(g);
     for (const auto& [exe, h] : r.hashes) hashes += (hashes.empty() ? "" : "<br>") + exe + " `" + short_hash(h) + "`";
-    std::string diff = r.diff_stat.empty() ? "–"
-                                           : "+" + std::to_string(r.diff_lines.added) + " −" +
-                                                 std::to_string(r.diff_lines.deleted);
+    std::string diff = "–";
+    if (!r.diff_stat.empty()) {
+      diff = "+";
+      diff += std::to_string(r.diff_lines.added);
+      diff += " −";
+      diff += std::to_string(r.diff_lines.deleted);
+    }
     md << "| " << r.index << " | `" << m.id << "` " << cell(m.description) << " | " << m.file << ":" << r.start.line
        << " | " << expected_name(m.expected) << " | **" << outcome_name(r.outcome) << "** | "
        << (r.as_expected ? "yes" : "**NO**") << " | " << cases_cell(r) << " | " << cell(gates) << " | "
@@ -209,6 +214,10 @@ json stryker_report(const RunRecord& run) {
     for (const auto& g : r.gates)
       for (const auto& c : g.failing_cases) killed_by.push_back(g.gate + "/" + c);
     std::string reason = r.detail;
+    for (const auto& g : r.gates)
+      if (g.verdict == GateVerdict::Failed)
+        reason += (reason.empty() ? "" : "; ") + g.gate + ": " + std::to_string(g.failing_cases.size()) +
+                  " failing cases / " + std::to_string(g.failed_assertions) + " failed assertions";
     if (m.expected == Expected::Survived) reason += (reason.empty() ? "" : "; ") + ("known residual: " + m.reason);
     if (r.outcome == Outcome::Equivalent) reason += (reason.empty() ? "" : "; ") + std::string("binary identical to baseline");
     json mutant = {{"id", m.id},
@@ -253,7 +262,19 @@ std::string summary_markdown(const RunRecord& run) {
 }
 
 Reports::Reports(std::string dir) : dir_(std::move(dir)) {
-  std::filesystem::create_directories(dir_);
+  namespace fs = std::filesystem;
+  auto holds_report = [](const std::string& d) { return fs::exists(d + "/mutants.json"); };
+  auto non_empty = [](const std::string& d) { return fs::is_directory(d) && !fs::is_empty(d); };
+  if (non_empty(dir_)) {
+    if (!holds_report(dir_))
+      throw ReportDirError("report directory " + dir_ + " is not empty and holds no earlier battery report");
+    std::string old = dir_ + ".old";
+    if (non_empty(old) && !holds_report(old))
+      throw ReportDirError(old + " is in the way of keeping the earlier report");
+    fs::remove_all(old);
+    fs::rename(dir_, old);
+  }
+  fs::create_directories(dir_);
   write_text(dir_ + "/outcomes.jsonl", "");
 }
 

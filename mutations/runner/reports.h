@@ -6,8 +6,11 @@
 //   mutation.json      the Stryker mutation-testing-report-schema (schemaVersion "1")
 //   mutation.html      that report rendered by the public mutation-testing-elements viewer
 // Contract: summary.md, mutation.json and mutation.html are rewritten after every
-// mutation, so an interrupted run still leaves a readable partial report.
+// mutation, so an interrupted run still leaves a readable partial report. A previous
+// report in the same directory (it holds mutants.json) is moved to <dir>.old, never
+// mixed with the new one; any other non-empty directory is refused (ReportDirError).
 #pragma once
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,11 @@
 
 namespace music3::battery {
 
+class ReportDirError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 nlohmann::json to_json(const GateResult& g);
 nlohmann::json to_json(const MutationResult& r);
 nlohmann::json to_json(const VerifyResult& v);
@@ -25,7 +33,7 @@ std::string summary_markdown(const RunRecord& run);
 
 class Reports {
  public:
-  explicit Reports(std::string dir);  // creates the directory, truncates outcomes.jsonl
+  explicit Reports(std::string dir);  // creates the directory (see the contract above)
 
   const std::string& dir() const { return dir_; }
   std::string log_path(const std::string& name) const { return dir_ + "/" + name + ".log"; }

@@ -50,6 +50,36 @@ class CudaBackend final : public Backend {
   void synchronize(void* stream) override {
     check_cuda(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), "cudaStreamSynchronize");
   }
+  // One non-blocking stream for the process's CUDA queues: graphs cannot be
+  // captured on the legacy default stream.
+  void* default_stream() override {
+    static cudaStream_t s = [] {
+      cudaStream_t st = nullptr;
+      check_cuda(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+      return st;
+    }();
+    return s;
+  }
+  bool supports_graphs() const override { return true; }
+  void begin_capture(void* stream) override {
+    check_cuda(cudaStreamBeginCapture(static_cast<cudaStream_t>(stream), cudaStreamCaptureModeThreadLocal),
+               "cudaStreamBeginCapture");
+  }
+  void* end_capture(void* stream) override {
+    cudaGraph_t graph = nullptr;
+    check_cuda(cudaStreamEndCapture(static_cast<cudaStream_t>(stream), &graph), "cudaStreamEndCapture");
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t st = cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);
+    check_cuda(st, "cudaGraphInstantiate");
+    return exec;
+  }
+  void launch_graph(void* graph, void* stream) override {
+    check_cuda(cudaGraphLaunch(static_cast<cudaGraphExec_t>(graph), static_cast<cudaStream_t>(stream)), "cudaGraphLaunch");
+  }
+  void destroy_graph(void* graph) override {
+    if (graph) cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(graph));
+  }
 };
 }  // namespace
 

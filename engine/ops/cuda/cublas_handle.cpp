@@ -8,9 +8,16 @@
 #include "engine/core/cuda/cuda_backend.h"
 
 namespace music3::ops {
+
+void check_cublas(cublasStatus_t status, const char* what) {
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error(std::string("cublas: ") + what + ": " + cublasGetStatusString(status));
+}
+
 namespace {
 
 constexpr int kMaxDevices = 64;
+constexpr size_t kWorkspaceBytes = size_t{32} << 20;  // cuBLAS's advice for Hopper
 
 struct HandleTable {
   std::mutex mu;
@@ -18,16 +25,22 @@ struct HandleTable {
 };
 
 HandleTable& table() {
-  static HandleTable t;  // never destroyed before exit: handles die with the context
+  static HandleTable t;  // handles and workspaces live for the process
   return t;
 }
 
-}  // namespace
-
-void check_cublas(cublasStatus_t status, const char* what) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string("cublas: ") + what + ": " + cublasGetStatusString(status));
+// A configured handle, or an exception (a half-made handle is never cached).
+cublasHandle_t make_handle() {
+  cublasHandle_t h = nullptr;
+  check_cublas(cublasCreate(&h), "cublasCreate");
+  check_cublas(cublasSetMathMode(h, CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION), "cublasSetMathMode");
+  void* workspace = nullptr;
+  check_cuda(cudaMalloc(&workspace, kWorkspaceBytes), "cudaMalloc (cuBLAS workspace)");
+  check_cublas(cublasSetWorkspace(h, workspace, kWorkspaceBytes), "cublasSetWorkspace");
+  return h;
 }
+
+}  // namespace
 
 void with_cublas(cudaStream_t stream, const std::function<void(cublasHandle_t)>& fn) {
   int device = 0;
@@ -37,10 +50,7 @@ void with_cublas(cudaStream_t stream, const std::function<void(cublasHandle_t)>&
   HandleTable& t = table();
   std::lock_guard lock(t.mu);
   cublasHandle_t& h = t.handles[static_cast<size_t>(device)];
-  if (!h) {
-    check_cublas(cublasCreate(&h), "cublasCreate");
-    check_cublas(cublasSetMathMode(h, CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION), "cublasSetMathMode");
-  }
+  if (!h) h = make_handle();
   check_cublas(cublasSetStream(h, stream), "cublasSetStream");
   fn(h);
 }

@@ -2,7 +2,9 @@
 // Contract: with_cublas(stream, fn) runs fn(handle) with the current device's handle
 // bound to `stream`, under a lock (binding and enqueueing are one step, so threads
 // sharing a handle cannot swap each other's streams). The handle's math mode
-// forbids reduced-precision reductions, so bf16 GEMMs accumulate in f32 throughout.
+// forbids reduced-precision reductions, so bf16 GEMMs accumulate in f32 throughout,
+// and it owns a fixed workspace, so a GEMM issued during CUDA graph capture never
+// allocates (the first call on a device creates the handle: make it outside capture).
 // check_cublas() throws naming the call site and the cuBLAS status.
 #pragma once
 #include <cublas_v2.h>

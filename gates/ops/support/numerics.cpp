@@ -1,6 +1,9 @@
 #include "gates/ops/support/numerics.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <sstream>
@@ -62,6 +65,11 @@ std::string UlpStats::str() const {
     << max_ulp_index << ", max over |ref| >= 0.25 rms " << max_ulp_large << ", max |got| at zero refs "
     << max_abs_at_zero;
   return o.str();
+}
+
+void report(const std::string& what, const UlpStats& s) {
+  std::printf("[ulp] %s: %s\n", what.c_str(), s.str().c_str());
+  testing::Test::RecordProperty("ulp " + what, s.str());
 }
 
 std::vector<bf16> random_bf16(size_t n, uint64_t seed, double stddev) {

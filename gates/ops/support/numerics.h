@@ -33,6 +33,10 @@ struct UlpStats {
 
 UlpStats ulp_stats(const std::vector<bf16>& got, const std::vector<bf16>& ref);
 
+// Prints "[ulp] <what>: <stats>" and records it as a property of the running test
+// (in --gtest_output=xml reports), so measured figures travel with every run.
+void report(const std::string& what, const UlpStats& s);
+
 std::vector<bf16> random_bf16(size_t n, uint64_t seed, double stddev);
 std::vector<float> random_f32(size_t n, uint64_t seed, double stddev);
 std::vector<uint16_t> bits(const std::vector<bf16>& v);

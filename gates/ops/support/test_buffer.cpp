@@ -2,10 +2,10 @@
 
 namespace music3::optest {
 
-TestBuffer::TestBuffer(DeviceType device, DType dtype, Shape shape) : backend_(backend_for(device)) {
+TestBuffer::TestBuffer(const Queue& q, DType dtype, Shape shape) : backend_(backend_for(q.device)), stream_(q.stream) {
   view_.dtype = dtype;
   view_.shape = shape;
-  view_.device = device;
+  view_.device = q.device;
   view_.data = backend_.alloc(view_.bytes());
 }
 
@@ -17,13 +17,13 @@ void TestBuffer::poison() {
 }
 
 void TestBuffer::copy_in(const void* src) {
-  backend_.copy(view_.data, src, view_.bytes(), CopyKind::HostToDevice, nullptr);
-  backend_.synchronize(nullptr);
+  backend_.copy(view_.data, src, view_.bytes(), CopyKind::HostToDevice, stream_);
+  backend_.synchronize(stream_);
 }
 
 void TestBuffer::copy_out(void* dst) const {
-  backend_.synchronize(nullptr);  // the op under test ran on the default stream
-  backend_.copy(dst, view_.data, view_.bytes(), CopyKind::DeviceToHost, nullptr);
+  backend_.synchronize(stream_);
+  backend_.copy(dst, view_.data, view_.bytes(), CopyKind::DeviceToHost, stream_);
 }
 
 }  // namespace music3::optest

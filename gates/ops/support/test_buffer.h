@@ -1,8 +1,10 @@
-// Memory for op tests on any device with a backend, seen as a Tensor.
-// Contract: a TestBuffer owns bytes on `device` (freed on destruction); upload()
-// copies a host vector in (sizes must match, or it throws); download() copies the
-// whole buffer out; poison() fills every byte with 0xFF (a bf16 / f32 NaN pattern,
-// i32 -1), so an element a provider failed to write never looks like a result.
+// Memory for op tests on a queue's device, seen as a Tensor.
+// Contract: a TestBuffer owns bytes on the queue's device (freed on destruction);
+// upload() copies a host vector in (sizes must match, or it throws) and waits;
+// download() waits for the queue's stream (the op under test ran there), then
+// copies the whole buffer out; poison() fills every byte with 0xFF (a bf16 / f32
+// NaN pattern, i32 -1), so an element a provider failed to write never looks
+// like a result.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -10,13 +12,14 @@
 #include <vector>
 
 #include "engine/core/backend.h"
+#include "engine/core/queue.h"
 #include "engine/core/tensor.h"
 
 namespace music3::optest {
 
 class TestBuffer {
  public:
-  TestBuffer(DeviceType device, DType dtype, Shape shape);
+  TestBuffer(const Queue& q, DType dtype, Shape shape);
   ~TestBuffer();
   TestBuffer(const TestBuffer&) = delete;
   TestBuffer& operator=(const TestBuffer&) = delete;
@@ -42,6 +45,7 @@ class TestBuffer {
   void copy_out(void* dst) const;
 
   Backend& backend_;
+  void* stream_;
   Tensor view_;
 };
 

@@ -83,12 +83,18 @@ DepthDeviceArm::DepthDeviceArm(const DepthWeights& w, const Queue& q, DevicePool
   codes_ = resident(DType::I32, {int64_t(cfg_.steps())}, false);
   forced_ = resident(DType::I32, {int64_t(cfg_.steps())}, false);
   nonfinite_ = resident(DType::I32, {1}, false);
+  // The K/V cache, [layers][batch 2][max_positions][H] bf16, drawn from the pool once
+  // and reused by every frame (a frame overwrites the rows it reads).
+  const int64_t cache_elems = int64_t(cfg_.layers) * 2 * cfg_.max_positions * H;
+  kv_k_ = resident(DType::BF16, {cache_elems}, true);
+  kv_v_ = resident(DType::BF16, {cache_elems}, true);
   q_.synchronize();
   ins_.pool_backend_allocs = pool_.stats().backend_allocs;
 }
 
-void DepthDeviceArm::forward(const Tensor* src, int pos, int n, const Tensor& kv_k, const Tensor& kv_v,
-                             const Tensor& out) {
+void DepthDeviceArm::forward(const Tensor* src, int pos, int n, const Tensor& out) {
+  const Tensor& kv_k = kv_k_;
+  const Tensor& kv_v = kv_v_;
   const int64_t H = cfg_.hidden, M = 2 * n;
   const float scale = 1.0f / std::sqrt(static_cast<float>(cfg_.head_dim()));
   // h = x + pos_embedding[pos + t], one bf16 rounding; src[t] is [2,H] or a [1,H] row shared by both rows.
@@ -116,29 +122,16 @@ void DepthDeviceArm::forward(const Tensor* src, int pos, int n, const Tensor& kv
     ops::add(q_, h, d, h);
   }
   ops::rms_norm(q_, rows(h_, 2 * (n - 1), 2), norm_, cfg_.eps, out);
-  ++ins_.device_forwards;
 }
 
-FrameResult DepthDeviceArm::run_frame(const FrameInputs& in, FrameTrace* trace) {
-  const int64_t H = cfg_.hidden, V = cfg_.vocab;
+DepthDeviceArm::~DepthDeviceArm() {
+  for (void* g : graphs_)
+    if (g) q_.backend->destroy_graph(g);
+}
+
+void DepthDeviceArm::issue_frame_body(bool forced) {
+  const int64_t V = cfg_.vocab;
   const int S = cfg_.steps();
-  Backend& be = *q_.backend;
-  // The frame's K/V cache: [layers][batch 2][max_positions][H] bf16, drawn from the pool.
-  const int64_t cache_elems = int64_t(cfg_.layers) * 2 * cfg_.max_positions * H;
-  DeviceBuffer kbuf = pool_.acquire(sz(cache_elems) * sizeof(bf16));
-  DeviceBuffer vbuf = pool_.acquire(sz(cache_elems) * sizeof(bf16));
-  const Tensor kv_k{kbuf.data(), DType::BF16, {cache_elems}, q_.device};
-  const Tensor kv_v{vbuf.data(), DType::BF16, {cache_elems}, q_.device};
-  ins_.resident_dtypes |= dtype_bit(kv_k.dtype) | dtype_bit(kv_v.dtype);
-
-  be.copy(in_last_hidden_.data, in.last_hidden, in_last_hidden_.bytes(), CopyKind::HostToDevice, q_.stream);
-  be.copy(in_c0_.data, in.c0_embedding, in_c0_.bytes(), CopyKind::HostToDevice, q_.stream);
-  if (in.draws.kind == DrawSource::Kind::Replay)
-    be.copy(draws_.data, in.draws.replay, draws_.bytes(), CopyKind::HostToDevice, q_.stream);
-  if (in.forced_codes) be.copy(forced_.data, in.forced_codes, forced_.bytes(), CopyKind::HostToDevice, q_.stream);
-  const int32_t zero = 0;
-  be.copy(nonfinite_.data, &zero, sizeof zero, CopyKind::HostToDevice, q_.stream);
-
   // Position 0: projection(last_hidden), one row each; position 1: projection(c0 embedding), shared.
   ops::matmul_bt(q_, in_last_hidden_, projection_, rows(x_, 0, 2));
   ops::matmul_bt(q_, in_c0_, projection_, proj_row_);
@@ -147,14 +140,11 @@ FrameResult DepthDeviceArm::run_frame(const FrameInputs& in, FrameTrace* trace) 
   for (int step = 0; step < S; ++step) {
     const Tensor out = rows(final_hidden_, 2 * step, 2);
     const Tensor logits = rows(logits_, 2 * step, 2);
-    forward(src, pos, n, kv_k, kv_v, out);
+    forward(src, pos, n, out);
     ops::matmul_bt(q_, out, heads_[sz(step)], logits);
-    Tensor draws_row{static_cast<float*>(draws_.data) + sz(step * V), DType::F32, {V}, q_.device};
-    if (in.draws.kind == DrawSource::Kind::Generator)
-      ops::exp_draws(q_, in.draws.seed, in.frame, static_cast<uint32_t>(step), draws_row);
     ops::CfgTopkSampleArgs sa;
     sa.logits = logits;
-    sa.exp_draws = draws_row;
+    sa.exp_draws = Tensor{static_cast<float*>(draws_.data) + sz(step * V), DType::F32, {V}, q_.device};
     sa.guided_out = Tensor{static_cast<float*>(guided_.data) + sz(step * V), DType::F32, {V}, q_.device};
     sa.code_out = Tensor{static_cast<int32_t*>(codes_.data) + step, DType::I32, {1}, q_.device};
     sa.nonfinite = nonfinite_;
@@ -162,7 +152,7 @@ FrameResult DepthDeviceArm::run_frame(const FrameInputs& in, FrameTrace* trace) 
     sa.top_k = cfg_.top_k;
     ops::cfg_topk_sample(q_, sa);
     if (step + 1 == S) break;  // c_S is not embedded: there is no position S + 1
-    const Tensor& fed_codes = in.forced_codes ? forced_ : codes_;
+    const Tensor& fed_codes = forced ? forced_ : codes_;
     const Tensor fed{static_cast<int32_t*>(fed_codes.data) + step, DType::I32, {1}, q_.device};
     ops::embedding_gather(q_, audio_embeddings_, fed, int64_t(step) * V, embed_row_);
     ops::matmul_bt(q_, embed_row_, projection_, proj_row_);
@@ -170,6 +160,49 @@ FrameResult DepthDeviceArm::run_frame(const FrameInputs& in, FrameTrace* trace) 
     pos += n;
     n = 1;
   }
+}
+
+FrameResult DepthDeviceArm::run_frame(const FrameInputs& in, FrameTrace* trace) {
+  const int64_t H = cfg_.hidden, V = cfg_.vocab;
+  const int S = cfg_.steps();
+  Backend& be = *q_.backend;
+  be.copy(in_last_hidden_.data, in.last_hidden, in_last_hidden_.bytes(), CopyKind::HostToDevice, q_.stream);
+  be.copy(in_c0_.data, in.c0_embedding, in_c0_.bytes(), CopyKind::HostToDevice, q_.stream);
+  if (in.draws.kind == DrawSource::Kind::Replay) {
+    be.copy(draws_.data, in.draws.replay, draws_.bytes(), CopyKind::HostToDevice, q_.stream);
+  } else {
+    for (int step = 0; step < S; ++step)
+      ops::exp_draws(q_, in.draws.seed, in.frame, static_cast<uint32_t>(step),
+                     Tensor{static_cast<float*>(draws_.data) + sz(step * V), DType::F32, {V}, q_.device});
+  }
+  const bool forced = in.forced_codes != nullptr;
+  if (forced) be.copy(forced_.data, in.forced_codes, forced_.bytes(), CopyKind::HostToDevice, q_.stream);
+  const int32_t zero = 0;
+  be.copy(nonfinite_.data, &zero, sizeof zero, CopyKind::HostToDevice, q_.stream);
+
+  // The frame body reads only the buffers filled above, so one graph per feed mode
+  // replays every frame: a single launch instead of hundreds.
+  if (be.supports_graphs()) {
+    void*& graph = graphs_[forced ? 1 : 0];
+    if (!graph) {
+      be.begin_capture(q_.stream);
+      try {
+        issue_frame_body(forced);
+      } catch (...) {
+        try {
+          be.end_capture(q_.stream);
+        } catch (...) {
+        }
+        throw;
+      }
+      graph = be.end_capture(q_.stream);
+    }
+    be.launch_graph(graph, q_.stream);
+  } else {
+    issue_frame_body(forced);
+  }
+  ins_.device_forwards += uint64_t(S);
+
   FrameResult r;
   r.codes.resize(sz(S));
   r.hidden.resize(sz(S * H));
@@ -188,7 +221,7 @@ FrameResult DepthDeviceArm::run_frame(const FrameInputs& in, FrameTrace* trace) 
   for (int s = 0; s < S; ++s)
     std::memcpy(r.hidden.data() + sz(s * H), finals.data() + sz(2 * s * H), sz(H) * sizeof(bf16));
   if (trace) trace->final_hidden = std::move(finals);
-  ins_.nonfinite_logits += nonfinite;
+  ins_.nonfinite_logits += uint64_t(nonfinite);
   ins_.pool_backend_allocs = pool_.stats().backend_allocs;
   ++ins_.frames;
   return r;

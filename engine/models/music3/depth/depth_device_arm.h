@@ -1,11 +1,13 @@
 // The device arm: the depth stage over the op entry points, on any queue that has
 // providers (CPU queue with the CPU providers, CUDA queue with the CUDA ones).
 // Staging merges to_q|to_k|to_v into one [3H, H] and gate_proj|up_proj into one
-// [2I, H], and copies every weight to the queue's device once. Each frame draws its
-// K/V cache from the device pool and returns it at the end, so steady-state frames
-// cost no backend allocation. The whole frame stays on the device: projection,
-// heads, CFG, top-k and the draw included; the host uploads the frame's inputs once
-// and reads back the codes and hiddens once.
+// [2I, H], and copies every weight to the queue's device once; the K/V cache and
+// every activation are drawn from the device pool once, so frames cost no backend
+// allocation. The whole frame stays on the device: projection, heads, CFG, top-k and
+// the draw included; the host uploads the frame's inputs once and reads back the
+// codes and hiddens once. Where the backend has graphs (CUDA), the frame body is
+// captured once per feed mode and replayed. Counters: device_forwards moves by the
+// forward calls each frame issues (steps()).
 #pragma once
 #include <memory>
 #include <vector>
@@ -20,6 +22,9 @@ namespace music3::depth {
 class DepthDeviceArm final : public DepthArm {
  public:
   DepthDeviceArm(const DepthWeights& weights, const Queue& q, DevicePool& pool, DepthInstruments& instruments);
+  ~DepthDeviceArm() override;
+  DepthDeviceArm(const DepthDeviceArm&) = delete;
+  DepthDeviceArm& operator=(const DepthDeviceArm&) = delete;
   ArmKind kind() const override { return ArmKind::Device; }
   FrameResult run_frame(const FrameInputs& in, FrameTrace* trace) override;
 
@@ -31,7 +36,9 @@ class DepthDeviceArm final : public DepthArm {
   Tensor resident(DType dt, Shape shape, bool forward_buffer);  // a device buffer held for the arm's life
   Tensor rows(const Tensor& t, int64_t first, int64_t count) const;  // a row range of a 2-D view
   // src[t] is the projected element for new position pos + t: [2,H], or [1,H] shared by both rows.
-  void forward(const Tensor* src, int pos, int n, const Tensor& kv_k, const Tensor& kv_v, const Tensor& out);
+  void forward(const Tensor* src, int pos, int n, const Tensor& out);
+  // Everything between the uploads and the read-back: 7 calls, heads, CFG, top-k, draws.
+  void issue_frame_body(bool forced);
 
   const DepthConfig cfg_;
   Queue q_;
@@ -46,6 +53,8 @@ class DepthDeviceArm final : public DepthArm {
   Tensor in_last_hidden_, in_c0_, embed_row_, proj_row_;
   // Sampler buffers (f32/i32/u32: outside the forward's bf16 contract).
   Tensor draws_, guided_, codes_, forced_, nonfinite_;
+  Tensor kv_k_, kv_v_;
+  void* graphs_[2] = {nullptr, nullptr};  // per feed mode: own codes, forced codes
 };
 
 }  // namespace music3::depth

@@ -10,6 +10,9 @@
 namespace music3::depth::host {
 
 void linear(const bf16* x, int M, const bf16* w, int N, int K, bf16* y, int threads) {
+  // Waking the worker pool costs tens of microseconds: small sweeps run inline.
+  constexpr int64_t kParallelMacs = int64_t(1) << 18;
+  if (int64_t(M) * N * K < kParallelMacs) threads = 1;
   parallel_for(N, threads, [&](int64_t b, int64_t e) {
     for (int64_t n = b; n < e; ++n)
       for (int m = 0; m < M; ++m)

@@ -1,0 +1,43 @@
+// The arms an A/B run compares. Asked for one repetition, an arm runs `warmup` untimed
+// frames, then `frames` timed frames, and returns their milliseconds.
+// Specs:
+//   depth:ARM:DEVICE[:GEOMETRY]        this binary's DepthEngine (ARM host|device|auto,
+//                                      DEVICE cpu|cuda, GEOMETRY full|mid|tiny; default full)
+//   peer:VARIANT:DEVICE[:GEOMETRY]     bench/peers/torch_depth_peer.py --serve, VARIANT
+//                                      upstream|kv|graph (a PyTorch reference, not gated)
+//   cmd:COMMAND                        any command speaking the peer protocol (peer_process.h)
+//   music3:PATH:ARM:DEVICE[:GEOMETRY]  a build's `music3 depth --json`, one process per repetition
+// Contract: make_arm() throws std::invalid_argument naming the spec and what is wrong;
+// gated_binary() is the path of the binary whose gates decide whether a verdict may be
+// given (empty for a reference peer, which has no gates of ours).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace music3::bench {
+
+class Arm {
+ public:
+  virtual ~Arm() = default;
+  virtual std::vector<double> run_repetition(int warmup, int frames) = 0;
+  virtual nlohmann::json describe() const = 0;
+  virtual std::string gated_binary() const = 0;
+};
+
+struct ArmContext {
+  std::string source_dir;  // where bench/peers/ lives
+  std::string python = "python3";
+  uint64_t seed = 0;       // weights, inputs and draws
+  int threads = 0;         // CPU threads of in-process arms (0: all cores)
+  int peer_timeout_s = 600;
+};
+
+std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx);
+
+// The path of the running executable (what in-process arms time).
+std::string self_executable();
+
+}  // namespace music3::bench

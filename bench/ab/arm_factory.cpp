@@ -1,0 +1,68 @@
+// make_arm(): parses an arm spec (arm.h) and builds the arm.
+#include <unistd.h>
+
+#include <climits>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "bench/ab/arm.h"
+#include "bench/ab/in_process_arm.h"
+#include "bench/ab/music3_cli_arm.h"
+#include "bench/ab/peer_process.h"
+#include "bench/ab/shell.h"
+
+namespace music3::bench {
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  std::istringstream in(s);
+  for (std::string p; std::getline(in, p, sep);) parts.push_back(p);
+  return parts;
+}
+
+[[noreturn]] void bad(const std::string& spec, const std::string& why) {
+  throw std::invalid_argument("arm '" + spec + "': " + why +
+                              " (expected depth:ARM:DEVICE[:GEOMETRY], peer:VARIANT:DEVICE[:GEOMETRY], cmd:COMMAND "
+                              "or music3:PATH:ARM:DEVICE[:GEOMETRY])");
+}
+
+}  // namespace
+
+std::string self_executable() {
+  char buf[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) throw std::runtime_error("cannot read /proc/self/exe");
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx) {
+  const auto colon = spec.find(':');
+  if (colon == std::string::npos) bad(spec, "no kind");
+  const std::string kind = spec.substr(0, colon), rest = spec.substr(colon + 1);
+  if (kind == "cmd") {
+    if (rest.empty()) bad(spec, "empty command");
+    return std::make_unique<PeerArm>(spec, rest, "", ctx.peer_timeout_s);
+  }
+  const auto f = split(rest, ':');
+  if (kind == "depth") {
+    if (f.size() < 2 || f.size() > 3) bad(spec, "depth takes ARM:DEVICE[:GEOMETRY]");
+    return std::make_unique<InProcessDepthArm>(spec, f[0], f[1], f.size() == 3 ? f[2] : "full", ctx);
+  }
+  if (kind == "peer") {
+    if (f.size() < 2 || f.size() > 3) bad(spec, "peer takes VARIANT:DEVICE[:GEOMETRY]");
+    const std::string script = ctx.source_dir + "/bench/peers/torch_depth_peer.py";
+    const std::string command = shell_quote(ctx.python) + " " + shell_quote(script) + " --serve --variant " +
+                                shell_quote(f[0]) + " --device " + shell_quote(f[1]) + " --geometry " +
+                                shell_quote(f.size() == 3 ? f[2] : "full") + " --seed " + std::to_string(ctx.seed);
+    return std::make_unique<PeerArm>(spec, command, script, ctx.peer_timeout_s);
+  }
+  if (kind == "music3") {
+    if (f.size() < 3 || f.size() > 4) bad(spec, "music3 takes PATH:ARM:DEVICE[:GEOMETRY]");
+    return std::make_unique<Music3CliArm>(spec, f[0], f[1], f[2], f.size() == 4 ? f[3] : "full", ctx);
+  }
+  bad(spec, "unknown kind '" + kind + "'");
+}
+
+}  // namespace music3::bench

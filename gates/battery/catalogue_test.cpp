@@ -1,0 +1,169 @@
+// battery_catalogue_test: the catalogue parser refuses every entry that could not
+// run or could not be judged, naming it; selection by label, shard and --only; and
+// the committed catalogues parse against the current source tree.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <functional>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "mutations/runner/catalogue.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using music3::battery::Catalogue;
+using music3::battery::CatalogueError;
+using music3::battery::Expected;
+using music3::battery::parse_catalogue;
+using nlohmann::json;
+
+class CatalogueTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "catalogue-test-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    root_ = pattern;
+    fs::create_directories(root_ + "/src");
+    std::ofstream(root_ + "/src/a.cpp") << "int f() { return 1 + 2; }\nint g() { return 3; }\nint h() { return 3; }\n";
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  static json valid() {
+    return json::parse(R"json({
+      "setup": [{"targets": ["gen"], "command": "bin/gen out"}],
+      "gates": {
+        "g_cpu": {"executable": "a_test", "labels": ["cpu", "core"]},
+        "g_gpu": {"executable": "b_test", "args": ["--x"], "labels": ["gpu"]}
+      },
+      "mutations": [
+        {"id": "m-plus", "file": "src/a.cpp", "original": "1 + 2", "replacement": "1 - 2",
+         "gates": ["g_cpu"], "expected": "killed", "description": "plus to minus"},
+        {"id": "m-g", "file": "src/a.cpp", "original": "g() { return 3; }", "replacement": "g() { return 4; }",
+         "gates": ["g_cpu", "g_gpu"], "expected": "survived", "reason": "known residual"},
+        {"id": "m-f", "file": "src/a.cpp", "original": "int f()", "replacement": "long f()",
+         "gates": ["g_gpu"], "expected": "killed"}
+      ]})json");
+  }
+
+  // The CatalogueError message for j, or "" when it parses.
+  std::string error_of(const json& j) {
+    try {
+      parse_catalogue(j, root_);
+    } catch (const CatalogueError& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  std::string root_;
+};
+
+TEST_F(CatalogueTest, ValidCatalogueParses) {
+  Catalogue c = parse_catalogue(valid(), root_);
+  ASSERT_EQ(c.mutations.size(), 3u);
+  EXPECT_EQ(c.mutations[1].expected, Expected::Survived);
+  EXPECT_EQ(c.mutations[1].reason, "known residual");
+  EXPECT_EQ(c.gates.at("g_gpu").args, std::vector<std::string>{"--x"});
+  ASSERT_EQ(c.setup.size(), 1u);
+  EXPECT_EQ(c.setup[0].targets, std::vector<std::string>{"gen"});
+}
+
+TEST_F(CatalogueTest, OriginalMissingFromTheFileIsRefused) {
+  json j = valid();
+  j["mutations"][0]["original"] = "1 * 2";
+  std::string e = error_of(j);
+  EXPECT_NE(e.find("m-plus"), std::string::npos) << e;
+  EXPECT_NE(e.find("occurs 0 times"), std::string::npos) << e;
+}
+
+TEST_F(CatalogueTest, OriginalOccurringTwiceIsRefused) {
+  json j = valid();
+  j["mutations"][0]["original"] = "return 3; }";
+  std::string e = error_of(j);
+  EXPECT_NE(e.find("occurs 2 times"), std::string::npos) << e;
+}
+
+TEST_F(CatalogueTest, SurvivorWithoutReasonIsRefused) {
+  json j = valid();
+  j["mutations"][1].erase("reason");
+  std::string e = error_of(j);
+  EXPECT_NE(e.find("m-g"), std::string::npos) << e;
+  EXPECT_NE(e.find("reason"), std::string::npos) << e;
+  j["mutations"][1]["reason"] = "";
+  EXPECT_NE(error_of(j).find("reason"), std::string::npos);
+}
+
+TEST_F(CatalogueTest, UnknownGateIdIsRefused) {
+  json j = valid();
+  j["mutations"][0]["gates"] = {"g_cpu", "no_such_gate"};
+  std::string e = error_of(j);
+  EXPECT_NE(e.find("unknown gate id \"no_such_gate\""), std::string::npos) << e;
+}
+
+TEST_F(CatalogueTest, MalformedEntriesAreRefusedByName) {
+  struct Case {
+    const char* what;
+    std::function<void(json&)> edit;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"unknown key", [](json& j) { j["mutations"][0]["expect"] = "killed"; }, "unknown key \"expect\""},
+      {"bad expected", [](json& j) { j["mutations"][0]["expected"] = "red"; }, "\"expected\" must be"},
+      {"duplicate id", [](json& j) { j["mutations"][2]["id"] = "m-plus"; }, "duplicate id"},
+      {"missing file", [](json& j) { j["mutations"][0]["file"] = "src/none.cpp"; }, "is not a file"},
+      {"absolute file", [](json& j) { j["mutations"][0]["file"] = "/etc/hostname"; }, "is not a file"},
+      {"no-op", [](json& j) { j["mutations"][0]["replacement"] = "1 + 2"; }, "equals \"original\""},
+      {"no gates", [](json& j) { j["mutations"][0]["gates"] = json::array(); }, "\"gates\" is empty"},
+      {"two labels", [](json& j) { j["gates"]["g_cpu"]["labels"] = {"cpu", "gpu"}; }, "exactly one of cpu, gpu"},
+      {"no label", [](json& j) { j["gates"]["g_cpu"]["labels"] = {"core"}; }, "exactly one of cpu, gpu"},
+      {"path executable", [](json& j) { j["gates"]["g_cpu"]["executable"] = "bin/a_test"; }, "plain name"},
+      {"missing key", [](json& j) { j["mutations"][0].erase("replacement"); }, "missing key \"replacement\""},
+      {"id with space", [](json& j) { j["mutations"][0]["id"] = "a b"; }, "\"id\" must be"},
+  };
+  for (const auto& c : cases) {
+    json j = valid();
+    c.edit(j);
+    std::string e = error_of(j);
+    EXPECT_NE(e.find(c.message), std::string::npos) << c.what << ": got \"" << e << "\"";
+  }
+}
+
+std::vector<std::string> ids(const std::vector<music3::battery::Mutation>& ms) {
+  std::vector<std::string> out;
+  for (const auto& m : ms) out.push_back(m.id);
+  return out;
+}
+
+TEST_F(CatalogueTest, SelectionByLabelShardAndOnly) {
+  using music3::battery::select_mutations;
+  using music3::battery::Shard;
+  Catalogue c = parse_catalogue(valid(), root_);
+  using V = std::vector<std::string>;
+  EXPECT_EQ(ids(select_mutations(c, {})), (V{"m-plus", "m-g", "m-f"}));
+  EXPECT_EQ(ids(select_mutations(c, {"cpu", {}, ""})), (V{"m-plus"}));
+  EXPECT_EQ(ids(select_mutations(c, {"gpu", {}, ""})), (V{"m-g", "m-f"}));  // any gpu gate => gpu
+  EXPECT_EQ(ids(select_mutations(c, {"", Shard{0, 2}, ""})), (V{"m-plus", "m-f"}));
+  EXPECT_EQ(ids(select_mutations(c, {"", Shard{1, 2}, ""})), (V{"m-g"}));
+  EXPECT_EQ(ids(select_mutations(c, {"gpu", Shard{1, 2}, ""})), (V{"m-f"}));  // shard after the label filter
+  EXPECT_EQ(ids(select_mutations(c, {"", {}, "m-g"})), (V{"m-g"}));
+  EXPECT_TRUE(select_mutations(c, {"cpu", {}, "m-g"}).empty());
+  EXPECT_THROW(select_mutations(c, {"", {}, "nope"}), CatalogueError);
+}
+
+TEST(CommittedCatalogues, ParseAgainstTheSourceTree) {
+  const char* src = std::getenv("MUSIC3_SOURCE_DIR");
+  ASSERT_NE(src, nullptr) << "MUSIC3_SOURCE_DIR is set by ctest";
+  for (const char* name : {"mutations/catalogue.json", "mutations/smoke.json"}) {
+    Catalogue c = music3::battery::load_catalogue(std::string(src) + "/" + name, src);
+    EXPECT_FALSE(c.mutations.empty()) << name;
+    bool has_canary = false;
+    for (const auto& m : c.mutations) has_canary = has_canary || m.id == "forced-fail-canary";
+    EXPECT_TRUE(has_canary) << name << " must hold the forced-fail canary";
+  }
+}
+
+}  // namespace

@@ -1,0 +1,219 @@
+// battery_runner_units_test: the runner's parts that need no build: the patch and
+// its restore (bytes and mtime), the line counts git must report, positions, gtest
+// JSON reading, outcome classification and expectations, and child processes
+// (exit status, signals, timeouts), and the report directory's rotation.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "mutations/runner/gate_run.h"
+#include "mutations/runner/outcome.h"
+#include "mutations/runner/patch.h"
+#include "mutations/runner/process.h"
+#include "mutations/runner/reports.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace music3::battery;
+
+class TempDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "battery-units-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string dir_;
+};
+
+int64_t mtime_ns(const std::string& p) {
+  struct stat st {};
+  stat(p.c_str(), &st);
+  return int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+using PatchTest = TempDir;
+
+TEST_F(PatchTest, ApplyThenRestoreGivesBackTheBytesWithNewerMtimes) {
+  std::string f = dir_ + "/a.cpp";
+  write_file_bytes(f, "int f() { return 1; }\n");
+  timespec old[2] = {{1000, 0}, {1000, 0}};  // an mtime far in the past, as cp -p would keep
+  utimensat(AT_FDCWD, f.c_str(), old, 0);
+  int64_t t0 = mtime_ns(f);
+  Patch p = Patch::apply(f, "return 1;", "return 2;");
+  EXPECT_EQ(read_file_bytes(f), "int f() { return 2; }\n");
+  int64_t t1 = mtime_ns(f);
+  EXPECT_GT(t1, t0);
+  utimensat(AT_FDCWD, f.c_str(), old, 0);
+  p.restore();
+  EXPECT_EQ(read_file_bytes(f), "int f() { return 1; }\n");
+  EXPECT_GT(mtime_ns(f), t0) << "a restore must touch, or ninja keeps the mutant binary";
+}
+
+TEST_F(PatchTest, DestructionRestores) {
+  std::string f = dir_ + "/a.cpp";
+  write_file_bytes(f, "x = a + b;\n");
+  {
+    Patch p = Patch::apply(f, "a + b", "a - b");
+    EXPECT_EQ(read_file_bytes(f), "x = a - b;\n");
+  }
+  EXPECT_EQ(read_file_bytes(f), "x = a + b;\n");
+}
+
+TEST_F(PatchTest, OriginalMustOccurExactlyOnce) {
+  std::string f = dir_ + "/a.cpp";
+  write_file_bytes(f, "a; a;\n");
+  EXPECT_THROW(Patch::apply(f, "a;", "b;"), std::runtime_error);
+  EXPECT_THROW(Patch::apply(f, "c;", "b;"), std::runtime_error);
+  EXPECT_EQ(read_file_bytes(f), "a; a;\n");
+}
+
+LineChange change(const std::string& before, const std::string& original, const std::string& replacement) {
+  size_t at = before.find(original);
+  return expected_line_change(before, before.substr(0, at) + replacement + before.substr(at + original.size()));
+}
+
+TEST(ExpectedLineChange, MatchesWhatGitNumstatCounts) {
+  const std::string text = "a\nb = 1;\nc\nd\n";
+  auto one = change(text, "1", "2");
+  EXPECT_EQ(one.added, 1);
+  EXPECT_EQ(one.deleted, 1);
+  auto drop = change(text, "b = 1;\n", "");
+  EXPECT_EQ(drop.added, 0);
+  EXPECT_EQ(drop.deleted, 1);
+  auto grow = change(text, "b = 1;", "b = 1;\nb2 = 2;\nb3 = 3;");
+  EXPECT_EQ(grow.added, 2);
+  EXPECT_EQ(grow.deleted, 0);
+  auto span = change(text, "1;\nc", "9;\nz");
+  EXPECT_EQ(span.added, 2);
+  EXPECT_EQ(span.deleted, 2);
+}
+
+TEST(PositionOf, LinesAndColumnsStartAtOne) {
+  const std::string text = "ab\ncd\n";
+  EXPECT_EQ(position_of(text, 0).line, 1);
+  EXPECT_EQ(position_of(text, 0).column, 1);
+  EXPECT_EQ(position_of(text, 4).line, 2);
+  EXPECT_EQ(position_of(text, 4).column, 2);
+}
+
+using GtestJsonTest = TempDir;
+
+TEST_F(GtestJsonTest, CountsFailingCasesAndAssertions) {
+  std::string f = dir_ + "/g.json";
+  std::ofstream(f) << R"({"tests": 3, "failures": 2, "testsuites": [
+    {"name": "S", "tests": 2, "testsuite": [
+      {"name": "A", "failures": [{"failure": "x", "type": ""}, {"failure": "y", "type": ""}]},
+      {"name": "B"}]},
+    {"name": "T", "tests": 1, "testsuite": [{"name": "C", "failures": [{"failure": "z", "type": ""}]}]}]})";
+  GateResult r;
+  ASSERT_TRUE(read_gtest_json(f, r));
+  EXPECT_EQ(r.tests_run, 3);
+  EXPECT_EQ(r.failing_cases, (std::vector<std::string>{"S.A", "T.C"}));
+  EXPECT_EQ(r.failed_assertions, 3);
+  GateResult missing;
+  EXPECT_FALSE(read_gtest_json(dir_ + "/none.json", missing));
+}
+
+GateResult gate(GateVerdict v) {
+  GateResult g;
+  g.gate = std::string("g") + verdict_name(v);
+  g.verdict = v;
+  return g;
+}
+
+TEST(Classify, TimeoutsAndCrashesAreNeverKills) {
+  using V = GateVerdict;
+  EXPECT_EQ(classify({gate(V::Passed), gate(V::Failed)}), Outcome::Killed);
+  EXPECT_EQ(classify({gate(V::Crashed), gate(V::Failed)}), Outcome::Killed);
+  EXPECT_EQ(classify({gate(V::Passed), gate(V::Timeout)}), Outcome::Timeout);
+  EXPECT_EQ(classify({gate(V::Crashed)}), Outcome::Crashed);
+  EXPECT_EQ(classify({gate(V::Skipped)}), Outcome::InfraError);
+  EXPECT_EQ(classify({gate(V::Passed), gate(V::Passed)}), Outcome::Survived);
+}
+
+TEST(JudgeExpectation, EveryListedGateMustGoRed) {
+  MutationResult r;
+  r.mutation.expected = Expected::Killed;
+  r.outcome = Outcome::Killed;
+  r.gates = {gate(GateVerdict::Failed), gate(GateVerdict::Failed)};
+  judge_expectation(r);
+  EXPECT_TRUE(r.as_expected);
+  r.gates[1] = gate(GateVerdict::Passed);
+  judge_expectation(r);
+  EXPECT_FALSE(r.as_expected);
+  EXPECT_NE(r.detail.find("gpassed passed"), std::string::npos) << r.detail;
+}
+
+TEST(JudgeExpectation, OutcomeMustMatch) {
+  for (Outcome o : {Outcome::Survived, Outcome::Unviable, Outcome::Equivalent, Outcome::Timeout, Outcome::Crashed,
+                    Outcome::InfraError}) {
+    MutationResult r;
+    r.mutation.expected = Expected::Killed;
+    r.outcome = o;
+    judge_expectation(r);
+    EXPECT_FALSE(r.as_expected) << outcome_name(o);
+  }
+  MutationResult survivor;
+  survivor.mutation.expected = Expected::Survived;
+  survivor.outcome = Outcome::Survived;
+  judge_expectation(survivor);
+  EXPECT_TRUE(survivor.as_expected);
+  survivor.outcome = Outcome::Killed;
+  judge_expectation(survivor);
+  EXPECT_FALSE(survivor.as_expected);
+}
+
+using ProcessTest = TempDir;
+
+TEST_F(ProcessTest, ExitStatusSignalAndTimeout) {
+  std::string log = dir_ + "/log";
+  ProcessResult ok = run_process({{"/bin/sh", "-c", "echo hello; exit 3"}, dir_, {}, log, 0});
+  EXPECT_EQ(ok.exit_code, 3);
+  EXPECT_FALSE(ok.ok());
+  EXPECT_EQ(read_file_bytes(log), "hello\n");
+  ProcessResult sig = run_process({{"/bin/sh", "-c", "kill -SEGV $$"}, "", {}, "", 0});
+  EXPECT_EQ(sig.signal, SIGSEGV);
+  ProcessResult slow = run_process({{"/bin/sh", "-c", "sleep 30"}, "", {}, "", 0.3});
+  EXPECT_TRUE(slow.timed_out);
+  EXPECT_LT(slow.seconds, 5.0);
+  ProcessResult env = run_process({{"/bin/sh", "-c", "test \"$X\" = y && test \"$PWD\" = \"$D\""}, dir_,
+                                   {{"X", "y"}, {"D", fs::canonical(dir_).string()}}, "", 0});
+  EXPECT_TRUE(env.ok()) << env.describe();
+}
+
+TEST(Capture, SeparatesOutputAndError) {
+  Captured c = capture({"/bin/sh", "-c", "echo out; echo err >&2; exit 2"}, "");
+  EXPECT_EQ(c.out, "out\n");
+  EXPECT_EQ(c.err, "err\n");
+  EXPECT_EQ(c.result.exit_code, 2);
+  EXPECT_THROW(capture_ok({"/bin/sh", "-c", "exit 1"}, ""), std::runtime_error);
+}
+
+using ReportsTest = TempDir;
+
+TEST_F(ReportsTest, AnEarlierReportMovesAsideAndForeignFilesAreRefused) {
+  std::string out = dir_ + "/out";
+  fs::create_directories(out);
+  write_file_bytes(out + "/mutants.json", "[]");
+  write_file_bytes(out + "/stale.log", "from the earlier run");
+  Reports first(out);
+  EXPECT_TRUE(fs::exists(out + ".old/stale.log"));
+  EXPECT_FALSE(fs::exists(out + "/stale.log"));
+  EXPECT_TRUE(fs::exists(out + "/outcomes.jsonl"));
+
+  std::string foreign = dir_ + "/foreign";
+  fs::create_directories(foreign);
+  write_file_bytes(foreign + "/notes.txt", "not a battery report");
+  EXPECT_THROW(Reports{foreign}, ReportDirError);
+  EXPECT_TRUE(fs::exists(foreign + "/notes.txt"));
+}
+
+}  // namespace

@@ -1,0 +1,219 @@
+// Entry-point gate: every op refuses a wrong dtype, shape, device, overlap or
+// scalar with std::invalid_argument whose message names the op and the argument,
+// before any provider runs; a well-formed call on a device with no provider
+// (a fabricated ROCm queue) throws MissingProvider naming the op and the device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+
+#include "engine/core/bf16.h"
+#include "engine/ops/ops.h"
+#include "engine/ops/registry.h"
+
+namespace music3::ops {
+namespace {
+
+// Host memory carved into distinct tensors; tagged with any device type (for the
+// fabricated queue nothing is ever read).
+class Arena {
+ public:
+  Tensor make(DType dt, Shape shape, DeviceType dev = DeviceType::CPU) {
+    Tensor t;
+    t.dtype = dt;
+    t.shape = shape;
+    t.device = dev;
+    t.data = mem_.data() + used_;
+    used_ += (t.bytes() + 63) / 64 * 64;
+    if (used_ > mem_.size()) throw std::length_error("test arena exhausted");
+    return t;
+  }
+
+ private:
+  std::vector<unsigned char> mem_ = std::vector<unsigned char>(size_t{64} << 20);
+  size_t used_ = 0;
+};
+
+void expect_refused(const std::function<void()>& call, const std::string& op, const std::string& arg) {
+  try {
+    call();
+    ADD_FAILURE() << op << ": no refusal for argument '" << arg << "'";
+  } catch (const std::invalid_argument& e) {
+    const std::string want = op + ": argument '" + arg + "'";
+    EXPECT_EQ(std::string(e.what()).rfind(want, 0), 0u) << "want prefix \"" << want << "\", got: " << e.what();
+  }
+}
+
+const Queue kCpu = cpu_queue(1);
+
+TEST(EntryChecks, RmsNorm) {
+  Arena m;
+  const Tensor x = m.make(DType::BF16, {2, 64}), w = m.make(DType::BF16, {64}), out = m.make(DType::BF16, {2, 64});
+  EXPECT_NO_THROW(rms_norm(kCpu, x, w, 1e-6f, out));
+  EXPECT_NO_THROW(rms_norm(kCpu, x, w, 1e-6f, x));  // in place
+  expect_refused([&] { rms_norm(kCpu, m.make(DType::F32, {2, 64}), w, 1e-6f, out); }, "rms_norm", "x");
+  expect_refused([&] { rms_norm(kCpu, m.make(DType::BF16, {2, 64}, DeviceType::CUDA), w, 1e-6f, out); }, "rms_norm", "x");
+  expect_refused([&] { rms_norm(kCpu, m.make(DType::BF16, {0, 64}), w, 1e-6f, out); }, "rms_norm", "x");
+  expect_refused([&] { rms_norm(kCpu, x, m.make(DType::BF16, {63}), 1e-6f, out); }, "rms_norm", "w");
+  expect_refused([&] { rms_norm(kCpu, x, w, 1e-6f, m.make(DType::BF16, {3, 64})); }, "rms_norm", "out");
+  expect_refused([&] { rms_norm(kCpu, x, w, NAN, out); }, "rms_norm", "eps");
+  Tensor shifted = x;  // overlaps x without being the same view
+  shifted.data = x.as<bf16>() + 1;
+  expect_refused([&] { rms_norm(kCpu, x, w, 1e-6f, shifted); }, "rms_norm", "out");
+  Tensor null_x = x;
+  null_x.data = nullptr;
+  expect_refused([&] { rms_norm(kCpu, null_x, w, 1e-6f, out); }, "rms_norm", "x");
+}
+
+TEST(EntryChecks, MatmulBT) {
+  Arena m;
+  const Tensor a = m.make(DType::BF16, {2, 32}), b = m.make(DType::BF16, {8, 32}), out = m.make(DType::BF16, {2, 8});
+  EXPECT_NO_THROW(matmul_bt(kCpu, a, b, out));
+  expect_refused([&] { matmul_bt(kCpu, m.make(DType::BF16, {2, 32, 1}), b, out); }, "matmul_bt", "a");
+  expect_refused([&] { matmul_bt(kCpu, a, m.make(DType::BF16, {8, 31}), out); }, "matmul_bt", "b");
+  expect_refused([&] { matmul_bt(kCpu, a, b, m.make(DType::BF16, {2, 9})); }, "matmul_bt", "out");
+  expect_refused([&] { matmul_bt(kCpu, a, b, m.make(DType::F32, {2, 8})); }, "matmul_bt", "out");
+  Tensor over_a = a;
+  over_a.shape = {2, 8};
+  expect_refused([&] { matmul_bt(kCpu, a, b, over_a); }, "matmul_bt", "out");
+}
+
+TEST(EntryChecks, AttentionDecode) {
+  Arena m;
+  const Tensor q = m.make(DType::BF16, {2, 64}), k = m.make(DType::BF16, {2, 8, 64}),
+               v = m.make(DType::BF16, {2, 8, 64}), out = m.make(DType::BF16, {2, 64});
+  EXPECT_NO_THROW(attention_decode(kCpu, q, k, v, 8, 4, 0.25f, out));
+  expect_refused([&] { attention_decode(kCpu, m.make(DType::F32, {2, 64}), k, v, 8, 4, 0.25f, out); },
+                 "attention_decode", "query");
+  expect_refused([&] { attention_decode(kCpu, q, m.make(DType::BF16, {2, 8, 32}), v, 8, 4, 0.25f, out); },
+                 "attention_decode", "k_cache");
+  expect_refused([&] { attention_decode(kCpu, q, k, m.make(DType::BF16, {2, 7, 64}), 7, 4, 0.25f, out); },
+                 "attention_decode", "v_cache");
+  expect_refused([&] { attention_decode(kCpu, q, k, v, 8, 4, 0.25f, m.make(DType::BF16, {1, 64})); },
+                 "attention_decode", "out");
+  expect_refused([&] { attention_decode(kCpu, q, k, v, 8, 5, 0.25f, out); }, "attention_decode", "heads");
+  expect_refused([&] { attention_decode(kCpu, q, k, v, 0, 4, 0.25f, out); }, "attention_decode", "length");
+  expect_refused([&] { attention_decode(kCpu, q, k, v, 9, 4, 0.25f, out); }, "attention_decode", "length");
+  expect_refused([&] { attention_decode(kCpu, q, k, v, 8, 4, INFINITY, out); }, "attention_decode", "scale");
+}
+
+TEST(EntryChecks, SiluAndMul) {
+  Arena m;
+  const Tensor in = m.make(DType::BF16, {2, 64}), out = m.make(DType::BF16, {2, 32});
+  EXPECT_NO_THROW(silu_and_mul(kCpu, in, out));
+  expect_refused([&] { silu_and_mul(kCpu, m.make(DType::BF16, {2, 63}), out); }, "silu_and_mul", "gate_up");
+  expect_refused([&] { silu_and_mul(kCpu, in, m.make(DType::BF16, {2, 64})); }, "silu_and_mul", "out");
+  Tensor over = in;
+  over.shape = {2, 32};
+  expect_refused([&] { silu_and_mul(kCpu, in, over); }, "silu_and_mul", "out");
+}
+
+TEST(EntryChecks, Add) {
+  Arena m;
+  const Tensor a = m.make(DType::BF16, {3, 16}), b = m.make(DType::BF16, {3, 16}), row = m.make(DType::BF16, {1, 16});
+  const Tensor out = m.make(DType::BF16, {3, 16});
+  EXPECT_NO_THROW(add(kCpu, a, b, out));
+  EXPECT_NO_THROW(add(kCpu, a, row, a));
+  EXPECT_NO_THROW(add(kCpu, row, b, b));
+  expect_refused([&] { add(kCpu, a, m.make(DType::BF16, {2, 16}), out); }, "add", "b");
+  expect_refused([&] { add(kCpu, m.make(DType::BF16, {3, 15}), b, out); }, "add", "a");
+  expect_refused([&] { add(kCpu, a, b, m.make(DType::BF16, {2, 16})); }, "add", "out");
+  expect_refused([&] { add(kCpu, a, m.make(DType::I32, {3, 16}), out); }, "add", "b");
+  Tensor partial = a;  // overlaps a, but is not the same view
+  partial.data = a.as<bf16>() + 16;
+  expect_refused([&] { add(kCpu, a, b, partial); }, "add", "out");
+}
+
+TEST(EntryChecks, EmbeddingGather) {
+  Arena m;
+  const Tensor table = m.make(DType::BF16, {100, 8}), ids = m.make(DType::I32, {3}), out = m.make(DType::BF16, {3, 8});
+  EXPECT_NO_THROW(embedding_gather(kCpu, table, ids, 0, out));
+  expect_refused([&] { embedding_gather(kCpu, table, m.make(DType::I64, {3}), 0, out); }, "embedding_gather", "ids");
+  expect_refused([&] { embedding_gather(kCpu, table, ids, 0, m.make(DType::BF16, {3, 9})); }, "embedding_gather",
+                 "out");
+  expect_refused([&] { embedding_gather(kCpu, table, ids, 100, out); }, "embedding_gather", "offset");
+  expect_refused([&] { embedding_gather(kCpu, table, ids, -1, out); }, "embedding_gather", "offset");
+}
+
+TEST(EntryChecks, KvAppend) {
+  Arena m;
+  const Tensor qkv = m.make(DType::BF16, {2, 48}), q = m.make(DType::BF16, {2, 16}),
+               k = m.make(DType::BF16, {2, 4, 16}), v = m.make(DType::BF16, {2, 4, 16});
+  EXPECT_NO_THROW(kv_append(kCpu, qkv, q, k, v, 3));
+  expect_refused([&] { kv_append(kCpu, m.make(DType::BF16, {2, 47}), q, k, v, 0); }, "kv_append", "qkv");
+  expect_refused([&] { kv_append(kCpu, qkv, m.make(DType::BF16, {2, 15}), k, v, 0); }, "kv_append", "q_out");
+  expect_refused([&] { kv_append(kCpu, qkv, q, k, m.make(DType::BF16, {2, 5, 16}), 0); }, "kv_append", "v_cache");
+  expect_refused([&] { kv_append(kCpu, qkv, q, k, v, 4); }, "kv_append", "pos");
+  expect_refused([&] { kv_append(kCpu, qkv, q, k, k, 0); }, "kv_append", "k_cache");
+}
+
+TEST(EntryChecks, CfgTopkSample) {
+  Arena m;
+  const CfgTopkSampleArgs ok{m.make(DType::BF16, {2, 64}), m.make(DType::F32, {64}), m.make(DType::F32, {64}),
+                             m.make(DType::I32, {1}), m.make(DType::I32, {1}), 1.5f, 50};
+  EXPECT_NO_THROW(cfg_topk_sample(kCpu, ok));
+  auto with = [&](auto change) {
+    CfgTopkSampleArgs a = ok;
+    change(a);
+    return [a] { cfg_topk_sample(kCpu, a); };
+  };
+  const char* op = "cfg_topk_sample";
+  expect_refused(with([&](auto& a) { a.logits = m.make(DType::BF16, {3, 64}); }), op, "logits");
+  expect_refused(with([&](auto& a) { a.exp_draws = m.make(DType::F32, {63}); }), op, "exp_draws");
+  expect_refused(with([&](auto& a) { a.guided_out = m.make(DType::BF16, {64}); }), op, "guided_out");
+  expect_refused(with([&](auto& a) { a.code_out = m.make(DType::F32, {1}); }), op, "code_out");
+  expect_refused(with([&](auto& a) { a.nonfinite = m.make(DType::I32, {2}); }), op, "nonfinite");
+  expect_refused(with([&](auto& a) { a.top_k = 0; }), op, "top_k");
+  expect_refused(with([&](auto& a) { a.cfg_scale = NAN; }), op, "cfg_scale");
+  expect_refused(with([&](auto& a) { a.guided_out = a.exp_draws; }), op, "guided_out");
+}
+
+TEST(EntryChecks, ExpDraws) {
+  Arena m;
+  EXPECT_NO_THROW(exp_draws(kCpu, 1, 2, 3, m.make(DType::F32, {64})));
+  expect_refused([&] { exp_draws(kCpu, 1, 2, 3, m.make(DType::BF16, {64})); }, "exp_draws", "out");
+  expect_refused([&] { exp_draws(kCpu, 1, 2, 3, m.make(DType::F32, {2, 32})); }, "exp_draws", "out");
+}
+
+// Every entry point, well formed, on a queue of a device type with no provider.
+TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
+  const DeviceType dev = DeviceType::ROCm;
+  const Queue q = fabricated_queue(dev);
+  Arena m;
+  auto t = [&](DType dt, Shape s) { return m.make(dt, s, dev); };
+  const Tensor x = t(DType::BF16, {2, 64});
+  const std::vector<std::pair<std::string, std::function<void()>>> calls = {
+      {"rms_norm", [&] { rms_norm(q, x, t(DType::BF16, {64}), 1e-6f, t(DType::BF16, {2, 64})); }},
+      {"matmul_bt", [&] { matmul_bt(q, x, t(DType::BF16, {8, 64}), t(DType::BF16, {2, 8})); }},
+      {"attention_decode",
+       [&] {
+         attention_decode(q, x, t(DType::BF16, {2, 4, 64}), t(DType::BF16, {2, 4, 64}), 4, 4, 0.25f,
+                          t(DType::BF16, {2, 64}));
+       }},
+      {"silu_and_mul", [&] { silu_and_mul(q, x, t(DType::BF16, {2, 32})); }},
+      {"add", [&] { add(q, x, t(DType::BF16, {1, 64}), t(DType::BF16, {2, 64})); }},
+      {"embedding_gather", [&] { embedding_gather(q, t(DType::BF16, {10, 64}), t(DType::I32, {2}), 0, t(DType::BF16, {2, 64})); }},
+      {"kv_append",
+       [&] { kv_append(q, t(DType::BF16, {2, 48}), t(DType::BF16, {2, 16}), t(DType::BF16, {2, 4, 16}), t(DType::BF16, {2, 4, 16}), 0); }},
+      {"cfg_topk_sample",
+       [&] {
+         cfg_topk_sample(q, {t(DType::BF16, {2, 64}), t(DType::F32, {64}), t(DType::F32, {64}), t(DType::I32, {1}),
+                             t(DType::I32, {1}), 1.5f, 50});
+       }},
+      {"exp_draws", [&] { exp_draws(q, 1, 2, 3, t(DType::F32, {64})); }}};
+  ASSERT_EQ(calls.size(), static_cast<size_t>(OpId::kCount));
+  for (const auto& [op, call] : calls) {
+    try {
+      call();
+      ADD_FAILURE() << op << " ran on a device with no provider";
+    } catch (const MissingProvider& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("'" + op + "'"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("'" + device_type_name(dev) + "'"), std::string::npos) << msg;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace music3::ops
