@@ -74,7 +74,7 @@ nlohmann::json ab_report_json(const AbResult& r, const ReportContext& c) {
           {"noise_band", r.noise_band},
           {"gates_passed", r.gates_passed},
           {"gates_detail", r.gates_detail},
-          {"method", {{"order", "paired, interleaved: A B A B ..."},
+          {"method", {{"order", "one discarded repetition of each arm, then paired and interleaved: A B A B ..."},
                       {"reps", r.options.reps},
                       {"frames_per_rep", r.options.frames},
                       {"warmup_frames_per_rep", r.options.warmup},
@@ -114,7 +114,7 @@ std::string ab_report_markdown(const AbResult& r, const ReportContext& c, const 
   m << "## Recipe\n\n";
   m << "- command: `" << c.command_line << "`\n";
   m << "- started " << c.started_utc << ", finished " << c.finished_utc << "\n";
-  m << "- method: paired and interleaved (A B A B …), " << r.options.reps << " repetitions, each the median of "
+  m << "- method: one discarded repetition of each arm, then paired and interleaved (A B A B …), " << r.options.reps << " repetitions, each the median of "
     << r.options.frames << " timed frames after " << r.options.warmup << " warm-up frames; bootstrap "
     << r.options.bootstrap.resamples << " resamples (splitmix64 seed " << r.options.bootstrap.seed << ", level "
     << r.options.bootstrap.level << "); alpha " << r.options.alpha << "\n";

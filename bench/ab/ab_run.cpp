@@ -51,6 +51,8 @@ AbResult run_ab(Arm& a, const std::string& spec_a, Arm& b, const std::string& sp
   if (o.reps < 9) throw std::invalid_argument("A/B run: " + std::to_string(o.reps) + " repetitions; at least 9 are needed");
   if (o.frames < 1 || o.warmup < 0) throw std::invalid_argument("A/B run: frames must be >= 1 and warmup >= 0");
   ArmRun ra = prepare(a, "A", spec_a, gates), rb = prepare(b, "B", spec_b, gates);
+  a.run_repetition(o.warmup, o.frames);  // one discarded repetition each: one-time costs stay out
+  b.run_repetition(o.warmup, o.frames);
   for (int rep = 0; rep < o.reps; ++rep) {
     for (auto [arm, run] : {std::pair<Arm*, ArmRun*>{&a, &ra}, {&b, &rb}}) {
       run->frame_ms.push_back(arm->run_repetition(o.warmup, o.frames));

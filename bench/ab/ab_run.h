@@ -1,6 +1,7 @@
-// One A/B run: paired and interleaved repetitions (A then B, `reps` times), each the
-// median ms/frame of `frames` timed frames after `warmup` untimed ones; then the
-// statistics of bench/stats/ab_stats.h and the verdict.
+// One A/B run: one discarded repetition of each arm, then paired and interleaved
+// repetitions (A then B, `reps` times), each the median ms/frame of `frames` timed
+// frames after `warmup` untimed ones; then the statistics of bench/stats/ab_stats.h and
+// the verdict.
 // Contract: run_ab() refuses fewer than 9 repetitions (std::invalid_argument). The
 // verdict is REFUSED unless at least one arm is a gated binary and every gated arm's
 // binary sha256 has a passing gate record (gate_evidence.h). analyse_ab() is the pure

@@ -24,7 +24,7 @@ void judge_gate_output(GateRecord& r, const std::string& output) {
     r.tests_skipped = static_cast<int>(std::distance(std::sregex_iterator(output.begin(), output.end(), skipped),
                                                      std::sregex_iterator()));
   } else if (output.find("No tests were found") != std::string::npos) {
-    r.tests_total = 0;
+    r.tests_total = r.tests_failed = r.tests_skipped = 0;
   }
   r.output_tail = tail_chars(output, kTailChars);
   r.passed = r.exit_code == 0 &&

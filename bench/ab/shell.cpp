@@ -24,6 +24,9 @@ ShellResult run_shell(const std::string& command, bool merge_stderr) {
 }
 
 std::string shell_quote(const std::string& s) {
+  const bool plain = !s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                        "0123456789_./:=,+-@%") == std::string::npos;
+  if (plain) return s;
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";

@@ -2,7 +2,7 @@
 // Contract: run_shell() runs `command` under /bin/sh with stdout (and stderr, merged,
 // when merge_stderr) captured, and returns the exit status (128 + N when killed by
 // signal N); it throws only when the shell cannot be started. shell_quote() makes any
-// string one shell word.
+// string one shell word (left as it is when it holds no character the shell treats specially).
 #pragma once
 #include <string>
 

@@ -1,7 +1,7 @@
 // add gate: exact. out = bf16(f32(a) + f32(b)), the reference computing the f32 sum
 // as the exact f64 sum rounded to f32 (which is what IEEE f32 addition is), over
 // mixed magnitudes (sums that round in f32 before bf16), non-finite values, row
-// broadcast on either side and in place on either side.
+// broadcast on either or both sides and in place on either side.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -57,6 +57,7 @@ TEST(Add, ExactOnFullAndBroadcastOperands) {
   EXPECT_EQ(bits(run(q, a, rows, b_row, 1, rows, cols)), bits(reference(a, rows, b_row, 1, rows, cols)));
   EXPECT_EQ(bits(run(q, a_row, 1, b, rows, rows, cols)), bits(reference(a_row, 1, b, rows, rows, cols)));
   EXPECT_EQ(bits(run(q, a_row, 1, b_row, 1, 1, cols)), bits(reference(a_row, 1, b_row, 1, 1, cols)));
+  EXPECT_EQ(bits(run(q, a_row, 1, b_row, 1, rows, cols)), bits(reference(a_row, 1, b_row, 1, rows, cols)));
 }
 
 TEST(Add, InPlaceOnEitherSide) {

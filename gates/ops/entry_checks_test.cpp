@@ -118,7 +118,9 @@ TEST(EntryChecks, Add) {
   EXPECT_NO_THROW(add(kCpu, row, b, b));
   expect_refused([&] { add(kCpu, a, m.make(DType::BF16, {2, 16}), out); }, "add", "b");
   expect_refused([&] { add(kCpu, m.make(DType::BF16, {3, 15}), b, out); }, "add", "a");
-  expect_refused([&] { add(kCpu, a, b, m.make(DType::BF16, {2, 16})); }, "add", "out");
+  EXPECT_NO_THROW(add(kCpu, row, row, out));  // both operands broadcast over out's rows
+  expect_refused([&] { add(kCpu, a, b, m.make(DType::BF16, {2, 16})); }, "add", "a");  // 3 rows vs out's 2
+  expect_refused([&] { add(kCpu, a, b, m.make(DType::BF16, {3, 17})); }, "add", "a");
   expect_refused([&] { add(kCpu, a, m.make(DType::I32, {3, 16}), out); }, "add", "b");
   Tensor partial = a;  // overlaps a, but is not the same view
   partial.data = a.as<bf16>() + 16;

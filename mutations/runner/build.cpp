@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "mutations/runner/digest.h"
+#include "engine/io/sha256.h"
 
 namespace music3::battery {
 namespace {
@@ -78,7 +78,7 @@ std::map<std::string, int64_t> mtimes_ns(const std::vector<std::string>& paths) 
 
 std::map<std::string, std::string> hash_executables(const BuildDir& b, const std::vector<std::string>& names) {
   std::map<std::string, std::string> out;
-  for (const auto& n : names) out[n] = sha256_of_file(b.executable(n));
+  for (const auto& n : names) out[n] = music3::io::sha256_file(b.executable(n));
   return out;
 }
 
