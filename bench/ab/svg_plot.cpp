@@ -53,20 +53,25 @@ std::string samples_svg(const std::string& title, const std::vector<PlotSeries>&
     points = std::max(points, n);
   }
   if (!std::isfinite(lo)) lo = 0, hi = 1;
-  const double pad = std::max((hi - lo) * 0.05, std::max(std::fabs(hi), 1e-9) * 1e-3);
-  lo = std::max(0.0, lo - pad);
-  hi += pad;
+  // Arms far apart (a peer 8x slower) share a log axis; otherwise a linear one.
+  const bool log_axis = lo > 0 && hi / lo > 8;
+  auto axis = [&](double v) { return log_axis ? std::log(v) : v; };
+  auto value = [&](double a) { return log_axis ? std::exp(a) : a; };
+  double a_lo = axis(lo), a_hi = axis(hi);
+  const double pad = std::max((a_hi - a_lo) * 0.05, std::max(std::fabs(a_hi), 1e-9) * 1e-3);
+  a_lo = log_axis ? a_lo - pad : std::max(0.0, a_lo - pad);
+  a_hi += pad;
   const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
   auto X = [&](double i) { return kLeft + plot_w * (points > 1 ? i / double(points - 1) : 0.5); };
-  auto Y = [&](double v) { return kTop + plot_h * (1 - (v - lo) / (hi - lo)); };
+  auto Y = [&](double v) { return kTop + plot_h * (1 - (axis(v) - a_lo) / (a_hi - a_lo)); };
 
   std::ostringstream o;
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
     << "\" viewBox=\"0 0 " << kWidth << " " << kHeight << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   o << "<text x=\"" << kLeft << "\" y=\"22\" font-size=\"14\">" << escape(title) << "</text>\n";
-  for (int t = 0; t <= 5; ++t) {  // y grid and labels
-    const double v = lo + (hi - lo) * t / 5.0;
+  for (int t = 0; t <= 5; ++t) {  // y grid and labels, evenly spaced on the axis
+    const double v = value(a_lo + (a_hi - a_lo) * t / 5.0);
     o << "<line x1=\"" << kLeft << "\" x2=\"" << kWidth - kRight << "\" y1=\"" << num(Y(v)) << "\" y2=\"" << num(Y(v))
       << "\" stroke=\"#ddd\"/>\n";
     o << "<text x=\"" << kLeft - 6 << "\" y=\"" << num(Y(v) + 4) << "\" text-anchor=\"end\">" << tick_label(v)
@@ -76,7 +81,8 @@ std::string samples_svg(const std::string& title, const std::vector<PlotSeries>&
     << "\" fill=\"none\" stroke=\"#888\"/>\n";
   o << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"" << kHeight - 12
     << "\" text-anchor=\"middle\">timed frame, in run order (repetition x frames + frame)</text>\n";
-  o << "<text transform=\"translate(16 " << kTop + plot_h / 2 << ") rotate(-90)\" text-anchor=\"middle\">ms per frame</text>\n";
+  o << "<text transform=\"translate(16 " << kTop + plot_h / 2 << ") rotate(-90)\" text-anchor=\"middle\">ms per frame"
+    << (log_axis ? " (log scale)" : "") << "</text>\n";
 
   double legend_x = kLeft + 8;
   for (const auto& s : series) {

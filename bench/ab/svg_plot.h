@@ -1,8 +1,10 @@
 // The A/B report's plot: every timed frame of each arm in run order (small dots), each
-// repetition's median (a line through larger dots), on a linear ms axis.
+// repetition's median (a line through larger dots), on an ms axis: linear, or
+// logarithmic when the largest sample is more than 8x the smallest.
 // Contract: a self-contained SVG 1.1 document (no scripts, no external references); the
 // x axis is the frame's position in the run (repetition r, frame i -> r * frames + i),
-// the y axis spans the samples with 5% padding; series with no samples are skipped.
+// the y axis spans the samples with 5% padding (of the axis); series with no samples
+// are skipped.
 #pragma once
 #include <string>
 #include <vector>
