@@ -33,6 +33,7 @@ using namespace music3::bench;
 constexpr int kSmallOpCallsPerBatch = 64;
 constexpr size_t kCpuCopyBytes = size_t(512) << 20;
 constexpr size_t kCudaCopyBytes = size_t(2) << 30;
+constexpr size_t kCopyTileBytes = size_t(64) << 20;
 
 struct MatmulShape {
   std::string role;
@@ -162,7 +163,9 @@ void register_copy(const Queue& q, const std::string& dev, size_t buffer_bytes, 
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
     guarded(state, [&] {
       auto& f = lazy_get(slot, [&] {
-        return CopyFixture{random_buffer(q, int64_t(buffer_bytes / sizeof(bf16)), 8), QueueBuffer(q, buffer_bytes)};
+        const size_t tile = std::min(buffer_bytes, kCopyTileBytes);  // random tiles: cheap to draw, not zeros
+        return CopyFixture{random_buffer(q, int64_t(tile / sizeof(bf16)), 8, int(buffer_bytes / tile)),
+                           QueueBuffer(q, buffer_bytes)};
       });
       run_timed_batches(state, q, 1, 2.0 * double(buffer_bytes), ceiling, [&] {
         if (q.is_cpu())

@@ -13,8 +13,9 @@ Writes OUT_DIR/<date>-<name>.json and .md (date: the A/B runs' date, else today'
 device_depth_stage_ms_per_frame (the median of the device arm's repetition medians over the A/B runs),
 floor_ms_per_frame, copy_TBps, peer_upstream_ms_per_frame, peer_torch_graph_ms_per_frame, gpu, git_rev,
 binary_sha256 and gates_passed, plus the targets of issue 5 with met / not met (the host arm's storage target on
-the "arm" sweep, the arm's own working set; the uncached sweep is listed beside it). Prints the summary table last. Exit status 0 when written, 2 on bad arguments or unreadable input.
-Standard library only (it runs on the GPU box's python3 as well as here).
+the "arm" sweep, the arm's own working set; the uncached sweep is listed beside it). Prints the summary table
+last. Exit status 0 when written, 2 on bad arguments or unreadable input. Standard library only (it runs on the
+GPU box's python3 as well as here).
 """
 import argparse
 import datetime
@@ -177,21 +178,27 @@ def summary_table(r):
     def met(entry):
         return {True: "met", False: "NOT met", None: "not measured"}[entry["met"]]
 
+    def row(label, value, digits=3, bound="", entry=None):
+        target = f"{bound} ({met(entry)})" if entry else ""
+        return f"{label:44} {fmt(value, digits):>12}  {target}".rstrip()
+
     lines = [
         f"{'quantity':44} {'value':>12}  target",
-        f"{'device depth stage, ms/frame':44} {fmt(r['device_depth_stage_ms_per_frame']):>12}  <= 2.3 ({met(t['device_ms_per_frame'])})",
-        f"{'floor (bytes / copy ceiling), ms/frame':44} {fmt(r['floor_ms_per_frame']):>12}",
-        f"{'copy ceiling, TB/s':44} {fmt(r['copy_TBps']):>12}",
-        f"{'upstream torch (recompute), ms/frame':44} {fmt(r['peer_upstream_ms_per_frame']):>12}",
-        f"{'torch KV cache + CUDA graph, ms/frame':44} {fmt(r['peer_torch_graph_ms_per_frame']):>12}",
-        f"{'speed-up vs upstream':44} {fmt(t['speedup_vs_upstream']['value'], 2):>12}  >= 6 ({met(t['speedup_vs_upstream'])})",
-        f"{'speed-up vs torch graph':44} {fmt(t['speedup_vs_torch_graph']['value'], 2):>12}  >= 1.8 ({met(t['speedup_vs_torch_graph'])})",
-        f"{'host arm bf16 speed-up over f32 containers':44} {fmt(t['host_bf16_speedup_over_f32']['value'], 2):>12}  >= 1.7 ({met(t['host_bf16_speedup_over_f32'])})",
+        row("device depth stage, ms/frame", r["device_depth_stage_ms_per_frame"], 3, "<= 2.3",
+            t["device_ms_per_frame"]),
+        row("floor (bytes / copy ceiling), ms/frame", r["floor_ms_per_frame"]),
+        row("copy ceiling, TB/s", r["copy_TBps"]),
+        row("upstream torch (recompute), ms/frame", r["peer_upstream_ms_per_frame"]),
+        row("torch KV cache + CUDA graph, ms/frame", r["peer_torch_graph_ms_per_frame"]),
+        row("speed-up vs upstream", t["speedup_vs_upstream"]["value"], 2, ">= 6", t["speedup_vs_upstream"]),
+        row("speed-up vs torch graph", t["speedup_vs_torch_graph"]["value"], 2, ">= 1.8", t["speedup_vs_torch_graph"]),
+        row("host arm bf16 speed-up over f32 containers", t["host_bf16_speedup_over_f32"]["value"], 2, ">= 1.7",
+            t["host_bf16_speedup_over_f32"]),
         f"{'gates passed on the timed binary':44} {str(r['gates_passed']):>12}",
     ]
-    for k, run in r["ab_runs"].items():
-        lines.append(f"A/B {run['name']:40} {run['verdict']:>12}  B/A {run['ratio_b_over_a']:.4f} "
-                     f"[{run['ratio_ci'][0]:.4f}, {run['ratio_ci'][1]:.4f}]")
+    for run in r["ab_runs"].values():
+        lo, hi = run["ratio_ci"]
+        lines.append(f"A/B {run['name']:40} {run['verdict']:>12}  B/A {run['ratio_b_over_a']:.4f} [{lo:.4f}, {hi:.4f}]")
     if r["missing"]:
         lines.append("missing: " + ", ".join(r["missing"]))
     return "\n".join(lines)
@@ -201,10 +208,12 @@ def markdown(r, date, name):
     m = [f"# Depth-stage benchmark report: {name} ({date})", "",
          f"GPU: {r['gpu'] or 'not recorded'}; git {r['git_rev']}; timed binary sha256 `{r['binary_sha256']}`; "
          f"gates passed: **{r['gates_passed']}**.", "", "```", summary_table(r), "```", ""]
-    m += ["## A/B runs", "", "| run | A | B | A ms/frame | B ms/frame | B/A (95% CI) | verdict |", "|---|---|---|---|---|---|---|"]
+    m += ["## A/B runs", "", "| run | A | B | A ms/frame | B ms/frame | B/A (95% CI) | verdict |",
+          "|---|---|---|---|---|---|---|"]
     for run in r["ab_runs"].values():
+        lo, hi = run["ratio_ci"]
         m.append(f"| {run['name']} | `{run['A']}` | `{run['B']}` | {fmt(run['A_ms'])} | {fmt(run['B_ms'])} | "
-                 f"{run['ratio_b_over_a']:.4f} ({run['ratio_ci'][0]:.4f}–{run['ratio_ci'][1]:.4f}) | {run['verdict']} |")
+                 f"{run['ratio_b_over_a']:.4f} ({lo:.4f}–{hi:.4f}) | {run['verdict']} |")
     m += ["", "Each run's own report (method, clocks, raw samples, plot) is beside this file.", "",
           "## Ops (bench-ops)", "", "| bench | µs/call | bytes/call | TB/s | of ceiling |", "|---|---|---|---|---|"]
     for op in r["ops"]:
@@ -217,7 +226,8 @@ def markdown(r, date, name):
     for k, v in r["stage_bench"].items():
         m.append(f"- {k}: {json.dumps(v)}")
     if r["host_arm_cpu_machine"]:
-        m += ["", "## Host arm on the CPU machine (mid geometry)", "", f"```\n{json.dumps(r['host_arm_cpu_machine'], indent=2)}\n```"]
+        m += ["", "## Host arm on the CPU machine (mid geometry)", "",
+              f"```\n{json.dumps(r['host_arm_cpu_machine'], indent=2)}\n```"]
     if r["peer_check"]:
         m += ["", "## Peer check (the torch peers compute upstream's function)", "",
               f"```\n{json.dumps(r['peer_check'], indent=2)}\n```"]

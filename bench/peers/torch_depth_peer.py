@@ -58,7 +58,7 @@ def build_model(geometry, device, seed):
     torch.manual_seed(seed)
     with torch.device(device):
         model = MiniMaxMusic3RVQDepthDecoder(**GEOMETRIES[geometry])
-    return model.to(torch.bfloat16).eval()
+    return model.to(torch.bfloat16).eval().requires_grad_(False)
 
 
 def frame_inputs(hidden, device, seed):
