@@ -76,12 +76,14 @@ MUSIC3_HD float det_exp_nonpos(float x) {
   return p * f32_from_bits(static_cast<uint32_t>(ki + 127) << 23);
 }
 
-// Exp(1) draw i keyed by (seed, frame, step): -ln(u), u = (24 random bits + 0.5) / 2^24.
+// Exp(1) draw i keyed by (seed, frame, step): -ln(u), u = (23 random bits + 0.5) / 2^23.
+// 23 bits keep bits + 0.5 exact in f32, so u lies strictly inside (0, 1) and E > 0
+// (with 24 bits, 2^24 - 0.5 rounds up to 2^24: u = 1 and E = -0).
 MUSIC3_HD float exp1_draw(uint64_t seed, uint64_t frame, uint32_t step, uint32_t i) {
   U32x4 ctr{{i >> 2, step, static_cast<uint32_t>(frame), static_cast<uint32_t>(frame >> 32)}};
   U32x4 r = philox4x32_10(ctr, static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32));
-  uint32_t bits = r.v[i & 3u] >> 8;
-  float u = (static_cast<float>(bits) + 0.5f) * (1.0f / 16777216.0f);
+  uint32_t bits = r.v[i & 3u] >> 9;
+  float u = (static_cast<float>(bits) + 0.5f) * (1.0f / 8388608.0f);
   return -det_log(u);
 }
 
