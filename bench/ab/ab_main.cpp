@@ -156,7 +156,7 @@ int ab_command(const std::vector<std::string>& argv) {
   rc.finished_utc = utc_now_iso8601();
   rc.gpu_end = gpu_state();
   const ReportPaths paths = write_ab_report(result, rc, a.get_or("--out-dir", src + "/reports/bench"));
-  std::cout << name << ": " << verdict_name(result.verdict.verdict) << "  A " << median(result.a.rep_ms)
+  std::cout << name << ": B against A: " << verdict_name(result.verdict.verdict) << "  A " << median(result.a.rep_ms)
             << " ms/frame, B " << median(result.b.rep_ms) << " ms/frame, B/A " << result.ratio << " [" << result.ratio_ci.lo
             << ", " << result.ratio_ci.hi << "]\n  " << paths.md << "\n  " << paths.json << "\n  " << paths.svg << "\n";
   return result.verdict.verdict == Verdict::Refused ? 4 : 0;

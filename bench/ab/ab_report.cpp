@@ -95,7 +95,7 @@ nlohmann::json ab_report_json(const AbResult& r, const ReportContext& c) {
 std::string ab_report_markdown(const AbResult& r, const ReportContext& c, const std::string& svg_name) {
   std::ostringstream m;
   m << "# A/B: " << c.name << " (" << c.date << ")\n\n";
-  m << "**Verdict: " << verdict_name(r.verdict.verdict) << "** — B/A = " << f(r.ratio) << " (95% CI " << f(r.ratio_ci.lo)
+  m << "**Verdict (B against A): " << verdict_name(r.verdict.verdict) << "** — B/A = " << f(r.ratio) << " (95% CI " << f(r.ratio_ci.lo)
     << "–" << f(r.ratio_ci.hi) << ")";
   if (r.ratio > 0) m << ", A/B = " << f(1 / r.ratio, 3) << "×";
   m << ".\n\n" << r.verdict.reason << ".\n\n";

@@ -74,6 +74,17 @@ TEST(RmsNorm, OddWidthAndManyRows) {
   expect_close(run(provider_queue(0), x, w, rows, n, 1e-5f), reference(x, w, rows, n, 1e-5f), "37 x 4099");
 }
 
+// Rows whose mean square is comparable to eps (|x| ~ 1e-3, so mean(x^2) ~ 1e-6): here
+// eps moves every output by far more than an ulp, so a dropped or wrong eps shows.
+TEST(RmsNorm, EpsMattersOnSmallRows) {
+  const int64_t rows = 4, n = 512;
+  const auto x = random_bf16(rows * n, 13, 1e-3);
+  const auto w = weights(n, 14);
+  expect_close(run(provider_queue(0), x, w, rows, n, 1e-6f), reference(x, w, rows, n, 1e-6f), "small rows, eps 1e-6");
+  const auto without_eps = reference(x, w, rows, n, 0.0f);
+  EXPECT_NE(bits(without_eps), bits(reference(x, w, rows, n, 1e-6f))) << "the case does not depend on eps";
+}
+
 TEST(RmsNorm, InPlaceEqualsOutOfPlace) {
   const Queue q = provider_queue(0);
   const int64_t rows = 3, n = 1000;
