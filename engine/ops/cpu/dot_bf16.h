@@ -31,4 +31,41 @@ inline float dot_bf16_f32(const bf16* a, const bf16* b, int64_t K) {
   return acc;
 }
 
+// The same dot product for up to kDotRows activation rows at once, each row given
+// in f32 (bf16 widened exactly, so the bits equal dot_bf16_f32's for every row):
+// out[m] = dot(x + m * ldx, w) for m < M. The weight chunk is widened once and used
+// by every row, which is what makes a bf16 GEMV sweep cheaper than an f32 one.
+inline constexpr int kDotRows = 4;
+
+template <int M>
+inline void dot_rows_f32_bf16_fixed(const float* x, int64_t ldx, const bf16* w, int64_t K, float* out) {
+  float lane[M][kDotLanes] = {};
+  const int64_t k16 = K - K % kDotLanes;
+  for (int64_t k = 0; k < k16; k += kDotLanes) {
+    float wf[kDotLanes];
+    for (int l = 0; l < kDotLanes; ++l) wf[l] = to_f32(w[k + l]);
+    for (int m = 0; m < M; ++m)
+      for (int l = 0; l < kDotLanes; ++l) lane[m][l] += x[m * ldx + k + l] * wf[l];
+  }
+  for (int m = 0; m < M; ++m) {
+    for (int s = kDotLanes / 2; s >= 1; s /= 2)
+      for (int l = 0; l < s; ++l) lane[m][l] += lane[m][l + s];
+    float acc = lane[m][0];
+    for (int64_t k = k16; k < K; ++k) acc += x[m * ldx + k] * to_f32(w[k]);
+    out[m] = acc;
+  }
+}
+
+inline void dot_rows_f32_bf16(const float* x, int M, int64_t ldx, const bf16* w, int64_t K, float* out) {
+  for (int m0 = 0; m0 < M; m0 += kDotRows) {
+    const float* xm = x + m0 * ldx;
+    switch (M - m0 < kDotRows ? M - m0 : kDotRows) {
+      case 1: dot_rows_f32_bf16_fixed<1>(xm, ldx, w, K, out + m0); break;
+      case 2: dot_rows_f32_bf16_fixed<2>(xm, ldx, w, K, out + m0); break;
+      case 3: dot_rows_f32_bf16_fixed<3>(xm, ldx, w, K, out + m0); break;
+      default: dot_rows_f32_bf16_fixed<4>(xm, ldx, w, K, out + m0); break;
+    }
+  }
+}
+
 }  // namespace music3::ops

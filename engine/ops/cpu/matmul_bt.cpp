@@ -5,6 +5,7 @@
 // every activation row passes over it. Every output is the same function of its
 // row pair either way, so the bits depend on neither M nor the thread count.
 #include <algorithm>
+#include <vector>
 
 #include "engine/core/bf16.h"
 #include "engine/core/parallel.h"
@@ -20,7 +21,20 @@ void matmul_bt_cpu(const Queue& q, const void* args) {
   const bf16* a = p.a.as<const bf16>();
   const bf16* b = p.b.as<const bf16>();
   bf16* out = p.out.as<bf16>();
-  const int64_t tile = rows <= 16 ? 1 : 8;
+  if (rows <= 16) {
+    // GEMV sweep: activations widened once; each weight row widened once for all rows.
+    std::vector<float> af(static_cast<size_t>(rows * k));
+    for (int64_t i = 0; i < rows * k; ++i) af[static_cast<size_t>(i)] = to_f32(a[i]);
+    parallel_for(cols, q.threads, [&](int64_t begin, int64_t end) {
+      float acc[16];
+      for (int64_t n = begin; n < end; ++n) {
+        dot_rows_f32_bf16(af.data(), static_cast<int>(rows), k, b + n * k, k, acc);
+        for (int64_t m = 0; m < rows; ++m) out[m * cols + n] = to_bf16(acc[m]);
+      }
+    });
+    return;
+  }
+  constexpr int64_t tile = 8;
   parallel_for(cols, q.threads, [&](int64_t begin, int64_t end) {
     for (int64_t n0 = begin; n0 < end; n0 += tile) {
       const int64_t n1 = std::min(end, n0 + tile);

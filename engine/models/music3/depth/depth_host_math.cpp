@@ -13,10 +13,16 @@ void linear(const bf16* x, int M, const bf16* w, int N, int K, bf16* y, int thre
   // Waking the worker pool costs tens of microseconds: small sweeps run inline.
   constexpr int64_t kParallelMacs = int64_t(1) << 18;
   if (int64_t(M) * N * K < kParallelMacs) threads = 1;
+  // The activations are widened once (exactly), then every weight row is read once
+  // for all M rows: same reduction order per output as ops::dot_bf16_f32.
+  std::vector<float> xf(static_cast<size_t>(M) * static_cast<size_t>(K));
+  for (size_t i = 0; i < xf.size(); ++i) xf[i] = to_f32(x[i]);
   parallel_for(N, threads, [&](int64_t b, int64_t e) {
-    for (int64_t n = b; n < e; ++n)
-      for (int m = 0; m < M; ++m)
-        y[int64_t(m) * N + n] = to_bf16(ops::dot_bf16_f32(x + int64_t(m) * K, w + n * K, K));
+    std::vector<float> acc(static_cast<size_t>(M));
+    for (int64_t n = b; n < e; ++n) {
+      ops::dot_rows_f32_bf16(xf.data(), M, K, w + n * K, K, acc.data());
+      for (int m = 0; m < M; ++m) y[int64_t(m) * N + n] = to_bf16(acc[static_cast<size_t>(m)]);
+    }
   });
 }
 
