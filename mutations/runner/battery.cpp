@@ -189,13 +189,20 @@ void Battery::test_mutation(MutationResult& r) {
                 "\n+++ replacement\n" + m.replacement);
   std::string file = build_.source + "/" + m.file;
   try {
-    std::vector<std::string> objects = objects_depending_on(build_, file);
-    if (objects.empty()) throw std::runtime_error("no object of the built targets depends on " + m.file);
+    // Only this mutation's gates are rebuilt (a header mutation would otherwise rebuild
+    // every target); the verification builds bring every target back to the baseline.
+    const std::vector<std::string> targets = executables_of(m.gates);
+    std::set<std::string> inputs;
+    for (auto& i : target_inputs(build_, targets)) inputs.insert(std::move(i));
+    std::vector<std::string> objects;
+    for (auto& o : objects_depending_on(build_, file))
+      if (inputs.count(o)) objects.push_back(std::move(o));
+    if (objects.empty()) throw std::runtime_error("no object of the mutation's gates depends on " + m.file);
     auto before = mtimes_ns(objects);
     Patch patch = Patch::apply(file, m.original, m.replacement);
     check_diff(r, patch);
-    note(log, "build");
-    r.build = build_targets(build_, targets_, log);
+    note(log, "build " + std::to_string(targets.size()) + " gate targets");
+    r.build = build_targets(build_, targets, log);
     r.built = r.build.ok();
     if (!r.built) {
       r.outcome = Outcome::Unviable;

@@ -67,6 +67,16 @@ std::vector<std::string> objects_depending_on(const BuildDir& b, const std::stri
   return out;
 }
 
+std::vector<std::string> target_inputs(const BuildDir& b, const std::vector<std::string>& targets) {
+  std::vector<std::string> cmd{"ninja", "-C", b.dir, "-t", "inputs"};
+  cmd.insert(cmd.end(), targets.begin(), targets.end());
+  std::istringstream in(capture_ok(cmd, ""));
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(absolute_in(b.dir, line));
+  return out;
+}
+
 std::map<std::string, int64_t> mtimes_ns(const std::vector<std::string>& paths) {
   std::map<std::string, int64_t> out;
   for (const auto& p : paths) {

@@ -29,6 +29,8 @@ void clean(const BuildDir& b, const std::string& log);
 
 // Objects (absolute paths) whose recorded dependencies include `source_file`.
 std::vector<std::string> objects_depending_on(const BuildDir& b, const std::string& source_file);
+// Every file the targets are built from, transitively (ninja -t inputs), as absolute paths.
+std::vector<std::string> target_inputs(const BuildDir& b, const std::vector<std::string>& targets);
 
 // Nanosecond mtime of each path (-1 for a missing file).
 std::map<std::string, int64_t> mtimes_ns(const std::vector<std::string>& paths);
