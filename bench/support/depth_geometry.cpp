@@ -1,28 +1,8 @@
 #include "bench/support/depth_geometry.h"
 
-#include <stdexcept>
-
 namespace music3::bench {
 
-depth::DepthConfig depth_geometry(const std::string& name) {
-  depth::DepthConfig c = depth::DepthConfig::full();
-  if (name == "full") return c;
-  if (name == "mid") {
-    c.hidden = 1024;
-    c.heads = 4;
-    c.intermediate = 1536;
-    return c;
-  }
-  if (name == "tiny") {
-    c.hidden = 64;
-    c.layers = 2;
-    c.heads = 4;
-    c.intermediate = 128;
-    c.vocab = 128;
-    return c;
-  }
-  throw std::invalid_argument("depth geometry '" + name + "' is unknown (expected full, mid or tiny)");
-}
+depth::DepthConfig depth_geometry(const std::string& name) { return depth::DepthConfig::named(name); }
 
 FrameBytes frame_bytes(const depth::DepthConfig& c) {
   const double H = c.hidden, I = c.intermediate, V = c.vocab, bf16 = 2;

@@ -23,23 +23,11 @@ namespace {
 using depth::DepthConfig;
 
 DepthConfig synthetic_config(const std::string& name) {
-  DepthConfig c = DepthConfig::full();
-  if (name == "full") return c;
-  if (name == "mid") {  // a quarter of the real widths, all 4 layers: the host arm's benchmark geometry
-    c.hidden = 1024;
-    c.heads = 4;
-    c.intermediate = 1536;
-    return c;
+  try {
+    return DepthConfig::named(name);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--synthetic: ") + e.what());
   }
-  if (name == "tiny") {
-    c.hidden = 64;
-    c.layers = 2;
-    c.heads = 4;
-    c.intermediate = 128;
-    c.vocab = 128;
-    return c;
-  }
-  throw UsageError("--synthetic: unknown geometry '" + name + "' (expected full, mid or tiny)");
 }
 
 Queue make_queue(const std::string& device, int threads) {

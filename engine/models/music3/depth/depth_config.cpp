@@ -8,6 +8,26 @@ namespace music3::depth {
 
 DepthConfig DepthConfig::full() { return DepthConfig{}; }
 
+DepthConfig DepthConfig::named(const std::string& name) {
+  DepthConfig c = full();
+  if (name == "full") return c;
+  if (name == "mid") {
+    c.hidden = 1024;
+    c.heads = 4;
+    c.intermediate = 1536;
+    return c;
+  }
+  if (name == "tiny") {
+    c.hidden = 64;
+    c.layers = 2;
+    c.heads = 4;
+    c.intermediate = 128;
+    c.vocab = 128;
+    return c;
+  }
+  throw std::invalid_argument("unknown depth geometry '" + name + "' (expected full, mid or tiny)");
+}
+
 DepthConfig DepthConfig::from_component_config(const io::ComponentConfig& c) {
   if (c.class_name() != "MiniMaxMusic3RVQDepthDecoder")
     throw std::runtime_error("depth config: _class_name is '" + c.class_name() +

@@ -32,6 +32,10 @@ struct DepthConfig {
   std::string describe() const;
 
   static DepthConfig full();  // the release geometry (= the class defaults)
+  // Synthetic geometries by name: "full"; "mid" (a quarter of the widths, all 4 layers:
+  // the host arm's bench geometry); "tiny" (the embedded default's shape). Throws
+  // std::invalid_argument naming an unknown name.
+  static DepthConfig named(const std::string& name);
   static DepthConfig from_component_config(const io::ComponentConfig& c);
 };
 
