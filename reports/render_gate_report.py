@@ -56,6 +56,7 @@ def main():
     ap.add_argument("out_dir")
     ap.add_argument("--bin-dir", required=True, help="where the gate binaries are (hashed into the report)")
     ap.add_argument("--tag", default="")
+    ap.add_argument("--rev", default="", help="the revision, where the tree has no .git (the GPU box)")
     a = ap.parse_args()
 
     path = os.path.join(a.record_dir, "records.jsonl")
@@ -67,8 +68,8 @@ def main():
         print(f"render_gate_report: no records in {path}", file=sys.stderr)
         return 2
 
-    rev = git("rev-parse", "--short=12", "HEAD")
-    dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
+    rev = a.rev[:12] if a.rev else git("rev-parse", "--short=12", "HEAD")
+    dirty = False if a.rev else bool(git("status", "--porcelain", "--untracked-files=no"))
     binaries = {name: sha256(os.path.join(a.bin_dir, name))
                 for name in sorted(os.listdir(a.bin_dir)) if name.startswith("gate_")}
     date = datetime.datetime.now(datetime.timezone.utc)
