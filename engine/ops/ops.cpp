@@ -191,4 +191,87 @@ void exp_draws(const Queue& q, uint64_t seed, uint64_t frame, uint32_t step, con
   run(OpId::ExpDraws, q, &a);
 }
 
+void add_rms_norm(const Queue& q, const Tensor& x, const Tensor& r, const Tensor& w, float eps, const Tensor& h_out,
+                  const Tensor& a_out) {
+  const char* op = "add_rms_norm";
+  check_tensor(op, "x", x, DType::BF16, 2, q);
+  check_tensor(op, "r", r, DType::BF16, 2, q);
+  check_tensor(op, "w", w, DType::BF16, 1, q);
+  check_tensor(op, "h_out", h_out, DType::BF16, 2, q);
+  check_tensor(op, "a_out", a_out, DType::BF16, 2, q);
+  // h_out is [M,N]; each of x and r is [M,N] or a [1,N] row broadcast over the M rows.
+  const int64_t rows = h_out.shape[0], cols = h_out.shape[1];
+  for (auto [name, t] : {std::pair{"x", &x}, std::pair{"r", &r}}) {
+    check_dim(op, name, *t, 1, cols, "N of 'h_out'");
+    if (t->shape[0] != rows && t->shape[0] != 1)
+      fail_scalar(op, name, "must have " + std::to_string(rows) + " rows or 1 (row broadcast), got " + t->describe());
+  }
+  check_dim(op, "w", w, 0, cols, "N of 'h_out'");
+  check_dim(op, "a_out", a_out, 0, rows, "M of 'h_out'");
+  check_dim(op, "a_out", a_out, 1, cols, "N of 'h_out'");
+  check_disjoint(op, "h_out", h_out, "x", x, /*exact_alias_ok=*/true);
+  check_disjoint(op, "h_out", h_out, "r", r, /*exact_alias_ok=*/true);
+  check_disjoint(op, "h_out", h_out, "w", w);
+  check_disjoint(op, "a_out", a_out, "x", x);
+  check_disjoint(op, "a_out", a_out, "r", r);
+  check_disjoint(op, "a_out", a_out, "w", w);
+  check_disjoint(op, "a_out", a_out, "h_out", h_out);
+  if (!(eps >= 0.0f) || !std::isfinite(eps)) fail_scalar(op, "eps", "must be finite and >= 0, got " + std::to_string(eps));
+  AddRmsNormArgs a{x, r, w, h_out, a_out, eps};
+  run(OpId::AddRmsNorm, q, &a);
+}
+
+void matmul_bt_swiglu(const Queue& q, const Tensor& gate_up, const Tensor& b, const Tensor& out) {
+  const char* op = "matmul_bt_swiglu";
+  check_tensor(op, "gate_up", gate_up, DType::BF16, 2, q);
+  check_tensor(op, "b", b, DType::BF16, 2, q);
+  check_tensor(op, "out", out, DType::BF16, 2, q);
+  if (gate_up.shape[1] % 2 != 0)
+    fail_scalar(op, "gate_up", "must have an even last dimension (gate | up), got " + gate_up.describe());
+  check_dim(op, "b", b, 1, gate_up.shape[1] / 2, "half the width of 'gate_up'");
+  check_dim(op, "out", out, 0, gate_up.shape[0], "M of 'gate_up'");
+  check_dim(op, "out", out, 1, b.shape[0], "N of 'b'");
+  check_disjoint(op, "out", out, "gate_up", gate_up);
+  check_disjoint(op, "out", out, "b", b);
+  MatmulBTSwigluArgs args{gate_up, b, out};
+  run(OpId::MatmulBTSwiglu, q, &args);
+}
+
+void kv_append_attention(const Queue& q, const Tensor& qkv, const Tensor& k_cache, const Tensor& v_cache, int pos,
+                         int heads, float scale, const Tensor& out) {
+  const char* op = "kv_append_attention";
+  check_tensor(op, "qkv", qkv, DType::BF16, 2, q);
+  check_tensor(op, "k_cache", k_cache, DType::BF16, 3, q);
+  check_tensor(op, "v_cache", v_cache, DType::BF16, 3, q);
+  check_tensor(op, "out", out, DType::BF16, 2, q);
+  if (qkv.shape[1] % 3 != 0)
+    fail_scalar(op, "qkv", "must have a last dimension divisible by 3 (q | k | v), got " + qkv.describe());
+  const int64_t batch = k_cache.shape[0], width = qkv.shape[1] / 3, tmax = k_cache.shape[1];
+  if (qkv.shape[0] % batch != 0)
+    fail_scalar(op, "qkv", "must have a multiple of B = " + std::to_string(batch) + " rows (B of 'k_cache'), got " +
+                               qkv.describe());
+  const int64_t tokens = qkv.shape[0] / batch;
+  check_dim(op, "k_cache", k_cache, 2, width, "a third of the width of 'qkv'");
+  check_dim(op, "v_cache", v_cache, 0, batch, "B of 'k_cache'");
+  check_dim(op, "v_cache", v_cache, 1, tmax, "Tmax of 'k_cache'");
+  check_dim(op, "v_cache", v_cache, 2, width, "a third of the width of 'qkv'");
+  check_dim(op, "out", out, 0, qkv.shape[0], "rows of 'qkv'");
+  check_dim(op, "out", out, 1, width, "a third of the width of 'qkv'");
+  check_disjoint(op, "k_cache", k_cache, "qkv", qkv);
+  check_disjoint(op, "v_cache", v_cache, "qkv", qkv);
+  check_disjoint(op, "k_cache", k_cache, "v_cache", v_cache);
+  check_disjoint(op, "out", out, "qkv", qkv);
+  check_disjoint(op, "out", out, "k_cache", k_cache);
+  check_disjoint(op, "out", out, "v_cache", v_cache);
+  if (heads < 1 || width % heads != 0)
+    fail_scalar(op, "heads", "must be >= 1 and divide nH*D = " + std::to_string(width) + ", got " +
+                                 std::to_string(heads));
+  if (pos < 0 || pos + tokens > tmax)
+    fail_scalar(op, "pos", "must be in [0, Tmax - T] = [0, " + std::to_string(tmax - tokens) + "] for T = " +
+                               std::to_string(tokens) + " tokens, got " + std::to_string(pos));
+  if (!std::isfinite(scale)) fail_scalar(op, "scale", "must be finite, got " + std::to_string(scale));
+  KvAppendAttentionArgs a{qkv, k_cache, v_cache, out, pos, heads, scale};
+  run(OpId::KvAppendAttention, q, &a);
+}
+
 }  // namespace music3::ops

@@ -18,6 +18,15 @@
 //  cfg_topk_sample the depth sampler (see sampler.h): guided = u + (c - u) * cfg (f32),
 //                  nan_to_num, keep >= 50th largest (ties kept), softmax, argmax(p / E)
 //  exp_draws       E[i] = counter-based Exp(1) draw keyed by (seed, frame, step, i)
+// Fused ops, each bit-identical to the unfused ops it names on the same provider:
+//  add_rms_norm    add(x, r, h_out) then rms_norm(h_out, w, eps, a_out); x, r are [M,N] or a
+//                  [1,N] row broadcast; h_out may be the very view of x or r
+//  matmul_bt_swiglu matmul_bt(silu_and_mul(gate_up), b, out): gate_up [M, 2I], b [N, I]
+//                  (CUDA: bit-identical for M <= 4; beyond, the unfused matmul_bt is cuBLAS's)
+//  kv_append_attention  T = rows(qkv) / B tokens at positions pos .. pos+T-1 (rows t*B .. t*B+B-1
+//                  of qkv and out are token t, B = batch of the caches): for t = 0 .. T-1,
+//                  kv_append at pos + t, then attention_decode of token t's query over
+//                  length pos + t + 1 into out (no q_out is written)
 #pragma once
 #include <cstdint>
 
@@ -62,6 +71,19 @@ struct CfgTopkSampleArgs {
   float cfg_scale;
   int top_k;
 };
+struct AddRmsNormArgs {
+  Tensor x, r, w, h_out, a_out;
+  float eps;
+};
+struct MatmulBTSwigluArgs {
+  Tensor gate_up, b, out;
+};
+struct KvAppendAttentionArgs {
+  Tensor qkv, k_cache, v_cache, out;  // qkv [T*B, 3*nH*D], caches [B, Tmax, nH*D], out [T*B, nH*D]
+  int pos;
+  int heads;
+  float scale;
+};
 struct ExpDrawsArgs {
   Tensor out;  // f32 [V]
   uint64_t seed, frame;
@@ -79,5 +101,10 @@ void kv_append(const Queue& q, const Tensor& qkv, const Tensor& q_out, const Ten
                int pos);
 void cfg_topk_sample(const Queue& q, const CfgTopkSampleArgs& args);
 void exp_draws(const Queue& q, uint64_t seed, uint64_t frame, uint32_t step, const Tensor& out);
+void add_rms_norm(const Queue& q, const Tensor& x, const Tensor& r, const Tensor& w, float eps, const Tensor& h_out,
+                  const Tensor& a_out);
+void matmul_bt_swiglu(const Queue& q, const Tensor& gate_up, const Tensor& b, const Tensor& out);
+void kv_append_attention(const Queue& q, const Tensor& qkv, const Tensor& k_cache, const Tensor& v_cache, int pos,
+                         int heads, float scale, const Tensor& out);
 
 }  // namespace music3::ops

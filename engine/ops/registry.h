@@ -25,6 +25,9 @@ enum class OpId : uint8_t {
   KvAppend,
   CfgTopkSample,
   ExpDraws,
+  AddRmsNorm,
+  MatmulBTSwiglu,
+  KvAppendAttention,
   kCount
 };
 std::string op_name(OpId op);

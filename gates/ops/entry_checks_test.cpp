@@ -203,7 +203,18 @@ TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
          cfg_topk_sample(q, {t(DType::BF16, {2, 64}), t(DType::F32, {64}), t(DType::F32, {64}), t(DType::I32, {1}),
                              t(DType::I32, {1}), 1.5f, 50});
        }},
-      {"exp_draws", [&] { exp_draws(q, 1, 2, 3, t(DType::F32, {64})); }}};
+      {"exp_draws", [&] { exp_draws(q, 1, 2, 3, t(DType::F32, {64})); }},
+      {"add_rms_norm",
+       [&] {
+         add_rms_norm(q, x, t(DType::BF16, {1, 64}), t(DType::BF16, {64}), 1e-6f, t(DType::BF16, {2, 64}),
+                      t(DType::BF16, {2, 64}));
+       }},
+      {"matmul_bt_swiglu", [&] { matmul_bt_swiglu(q, x, t(DType::BF16, {8, 32}), t(DType::BF16, {2, 8})); }},
+      {"kv_append_attention",
+       [&] {
+         kv_append_attention(q, t(DType::BF16, {2, 48}), t(DType::BF16, {2, 4, 16}), t(DType::BF16, {2, 4, 16}), 0, 2,
+                             0.25f, t(DType::BF16, {2, 16}));
+       }}};
   ASSERT_EQ(calls.size(), static_cast<size_t>(OpId::kCount));
   for (const auto& [op, call] : calls) {
     try {

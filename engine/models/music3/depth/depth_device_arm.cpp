@@ -98,7 +98,10 @@ void DepthDeviceArm::forward(const Tensor* src, int pos, int n, const Tensor& ou
   const int64_t H = cfg_.hidden, M = 2 * n;
   const float scale = 1.0f / std::sqrt(static_cast<float>(cfg_.head_dim()));
   // h = x + pos_embedding[pos + t], one bf16 rounding; src[t] is [2,H] or a [1,H] row shared by both rows.
-  for (int t = 0; t < n; ++t) ops::add(q_, src[t], rows(pos_embedding_, pos + t, 1), rows(h_, 2 * t, 2));
+  // Each add is fused with layer 0's input norm, a = rms_norm(h).
+  for (int t = 0; t < n; ++t)
+    ops::add_rms_norm(q_, src[t], rows(pos_embedding_, pos + t, 1), layers_[0].in_norm, cfg_.eps, rows(h_, 2 * t, 2),
+                      rows(a_, 2 * t, 2));
   const Tensor h = rows(h_, 0, M), a = rows(a_, 0, M), qkv = rows(qkv_, 0, M), attn = rows(attn_, 0, M);
   const Tensor o = rows(o_, 0, M), gu = rows(gate_up_, 0, M), act = rows(act_, 0, M), d = rows(d_, 0, M);
   const int64_t layer_cache = int64_t(cfg_.max_positions) * 2 * H;  // elements per layer: [b][pos][H]
@@ -108,20 +111,21 @@ void DepthDeviceArm::forward(const Tensor* src, int pos, int n, const Tensor& ou
               {2, cfg_.max_positions, H}, q_.device};
     Tensor vc{static_cast<bf16*>(kv_v.data) + sz(int64_t(l) * layer_cache), kv_v.dtype,
               {2, cfg_.max_positions, H}, q_.device};
-    ops::rms_norm(q_, h, L.in_norm, cfg_.eps, a);
     ops::matmul_bt(q_, a, L.wqkv, qkv);
-    for (int t = 0; t < n; ++t) ops::kv_append(q_, rows(qkv_, 2 * t, 2), rows(query_, 2 * t, 2), kc, vc, pos + t);
-    for (int t = 0; t < n; ++t)
-      ops::attention_decode(q_, rows(query_, 2 * t, 2), kc, vc, pos + t + 1, cfg_.heads, scale, rows(attn_, 2 * t, 2));
+    ops::kv_append_attention(q_, qkv, kc, vc, pos, cfg_.heads, scale, attn);
     ops::matmul_bt(q_, attn, L.wo, o);
-    ops::add(q_, h, o, h);
-    ops::rms_norm(q_, h, L.post_norm, cfg_.eps, a);
+    ops::add_rms_norm(q_, h, o, L.post_norm, cfg_.eps, h, a);  // h += o; a = post_norm(h)
     ops::matmul_bt(q_, a, L.w_gate_up, gu);
     ops::silu_and_mul(q_, gu, act);
     ops::matmul_bt(q_, act, L.w_down, d);
-    ops::add(q_, h, d, h);
+    if (l + 1 < layers_.size()) {
+      ops::add_rms_norm(q_, h, d, layers_[l + 1].in_norm, cfg_.eps, h, a);  // h += d; a = next input_norm(h)
+    } else {
+      // The last token's rows only (the earlier rows are not read again): h += d; out = norm(h).
+      const Tensor last = rows(h_, 2 * (n - 1), 2);
+      ops::add_rms_norm(q_, last, rows(d_, 2 * (n - 1), 2), norm_, cfg_.eps, last, out);
+    }
   }
-  ops::rms_norm(q_, rows(h_, 2 * (n - 1), 2), norm_, cfg_.eps, out);
 }
 
 DepthDeviceArm::~DepthDeviceArm() {

@@ -20,9 +20,9 @@ ArmRefused::ArmRefused(DeviceType dev, const std::string& why)
 
 namespace {
 // Every op the device arm issues; a device lacking any of them is refused by name.
-constexpr ops::OpId kDeviceArmOps[] = {ops::OpId::RmsNorm,         ops::OpId::MatmulBT, ops::OpId::AttentionDecode,
-                                       ops::OpId::SiluAndMul,      ops::OpId::Add,      ops::OpId::EmbeddingGather,
-                                       ops::OpId::KvAppend,        ops::OpId::CfgTopkSample, ops::OpId::ExpDraws};
+constexpr ops::OpId kDeviceArmOps[] = {ops::OpId::AddRmsNorm,      ops::OpId::MatmulBT,        ops::OpId::KvAppendAttention,
+                                       ops::OpId::SiluAndMul,      ops::OpId::EmbeddingGather, ops::OpId::CfgTopkSample,
+                                       ops::OpId::ExpDraws};
 }  // namespace
 
 SelectionOutcome select_depth_arm(const Queue& q, ArmRequest request, const DepthWeights& weights, DevicePool* pool,

@@ -1,0 +1,335 @@
+// The bf16 GEMV behind matmul_bt (M <= 4) and matmul_bt_swiglu on CUDA:
+// out[m, n] = bf16( sum_k x[m, k] * f32(w[n, k]) ), f32 accumulation, where x is an
+// activation source: PlainRows (x = f32(a[m, k])) or SwigluRows (x = the bf16 value
+// silu_and_mul would store: bf16(bf16(silu(g)) * u), g = gate_up[m, k], u = gate_up[m, I + k]).
+//
+// Every output's sum has one order, fixed by K alone (not by N, M, the path, the grid
+// or the tile), over the 8-value chunks c = 0 .. ceil(K / 8) - 1 of the row:
+//   1. 256 partial sums, one per (warp w < 8, lane l < 32): chunks c = (8 j + w) 32 + l in
+//      increasing j, each chunk's values in increasing k, each product added by an
+//      exact-product fused multiply-add (a bf16 x bf16 product is exact in f32, so it
+//      rounds as a multiply then an add would);
+//   2. within a warp: a butterfly pairing lanes at distance 1, 2, 4, 8, 16;
+//   3. over the warps: warp 0's sum, then + warp 1, ..., + warp 7, in f32.
+// Fast path (K % 8 == 0, K <= kFastMaxK, 16-byte aligned operands): a persistent grid
+// (multiprocessors x resident blocks) of 8-warp blocks; block b owns the contiguous
+// weight rows [b N / G, (b + 1) N / G) and the activation rows [R y, R y + R)
+// (y = blockIdx.y), held in registers as f32 for the lane's chunks (j < J). Weight rows
+// stream in tiles of TILE rows through a ring of STAGES tiles in shared memory, filled by
+// cp.async (STAGES - 1 tiles in flight while one is used), so the bytes in flight do not
+// cost registers; step 2 runs transposed (each shuffle carries a different output) and
+// step 3 through shared memory. Under PDL (pdl.cuh) the first STAGES - 1 tiles are
+// requested before pdl_wait().
+// Fallback (any K, any alignment): one block per weight row, scalar loads, the same order.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "engine/core/bf16.h"
+#include "engine/core/cuda/cuda_backend.h"
+#include "engine/ops/cuda/launch.h"
+#include "engine/ops/cuda/pdl.cuh"
+
+namespace music3::ops::gemv {
+
+constexpr int kWarps = 8;                // warps of a fast block, splitting K
+constexpr int kThreads = kWarps * 32;
+constexpr int kChunk = 8;                // bf16 values per 16-byte chunk
+constexpr int kMaxJ = 4;                 // chunks per lane
+constexpr int64_t kFastMaxK = int64_t{kMaxJ} * kWarps * 32 * kChunk;  // 8192
+
+__device__ __forceinline__ void unpack_bf16x8(const uint4& v, float (&f)[8]) {
+  const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    f[2 * i] = __uint_as_float(w[i] << 16);
+    f[2 * i + 1] = __uint_as_float(w[i] & 0xFFFF0000u);
+  }
+}
+
+// Asynchronous 16-byte global -> shared copies (cp.async, L1 bypassed, 256-byte L2 fetches),
+// in commit groups; wait_groups<N>() returns once at most N of this thread's groups are
+// pending, and the completed copies are then visible to this thread.
+__device__ __forceinline__ void copy_async16(uint32_t shared_addr, const void* global) {
+  asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;" ::"r"(shared_addr), "l"(global) : "memory");
+}
+__device__ __forceinline__ void commit_group() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void wait_groups() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+
+// silu_and_mul's stored value, read back as f32 (ops.h; the same expression as silu_and_mul.cu).
+__device__ __forceinline__ float swiglu(float g, float u) { return round_bf16(round_bf16(g / (1.0f + expf(-g))) * u); }
+
+struct PlainRows {
+  const bf16* a;  // [M, K]
+  int64_t k;
+  __device__ void chunk(int m, int64_t c, float (&f)[8]) const {
+    unpack_bf16x8(__ldg(reinterpret_cast<const uint4*>(a + m * k) + c), f);
+  }
+  __device__ float element(int m, int64_t i) const { return to_f32(a[m * k + i]); }
+};
+
+struct SwigluRows {
+  const bf16* gate_up;  // [M, 2K]: gate | up
+  int64_t k;
+  __device__ void chunk(int m, int64_t c, float (&f)[8]) const {
+    const uint4* row = reinterpret_cast<const uint4*>(gate_up + m * 2 * k);
+    float g[8], u[8];
+    unpack_bf16x8(__ldg(row + c), g);
+    unpack_bf16x8(__ldg(row + k / kChunk + c), u);
+#pragma unroll
+    for (int e = 0; e < 8; ++e) f[e] = swiglu(g[e], u[e]);
+  }
+  __device__ float element(int m, int64_t i) const {
+    return swiglu(to_f32(gate_up[m * 2 * k + i]), to_f32(gate_up[m * 2 * k + k + i]));
+  }
+};
+
+// Sums v[i] over the warp's 32 lanes for every i < V (V a power of two <= 32) in
+// V - 1 + 5 - log2(V) shuffles: each halving step pairs lanes at distance o and
+// keeps half of the values, so lane l ends with value index bitrev(l mod V); then
+// the plain butterfly continues at distances V .. 16. Every value meets its pairs
+// at distance 1, 2, 4, 8, 16 in that order. Returns the value index lane l holds.
+template <int V>
+__device__ __forceinline__ int warp_sum_transposed(float (&v)[V], int lane) {
+  int index = 0;
+#pragma unroll
+  for (int o = 1, half = V / 2; half >= 1; o *= 2, half /= 2) {
+    const bool upper = (lane & o) != 0;
+#pragma unroll
+    for (int i = 0; i < half; ++i) {
+      const float send = upper ? v[i] : v[i + half];
+      const float keep = upper ? v[i + half] : v[i];
+      v[i] = keep + __shfl_xor_sync(0xFFFFFFFFu, send, o);
+    }
+    if (upper) index += half;
+  }
+#pragma unroll
+  for (int o = V; o < 32; o *= 2) v[0] += __shfl_xor_sync(0xFFFFFFFFu, v[0], o);
+  return index;
+}
+
+// Shared memory of one stage: TILE rows x J chunks x 256 threads x 16 bytes; each thread copies
+// and later reads only its own chunks (slot (r J + j) 256 + tid), so no barrier guards the ring.
+template <int TILE, int J>
+constexpr int kStageBytes = TILE * J * kThreads * 16;
+
+template <int R, int J, int TILE, int STAGES, class Src>
+__global__ void __launch_bounds__(kThreads)
+    gemv_fast_kernel(Src src, const bf16* __restrict__ w, bf16* __restrict__ out, int rows_total, int64_t n_total,
+                     int64_t k) {
+  constexpr int V = TILE * R;
+  extern __shared__ uint4 ring[];  // [STAGES][TILE][J][kThreads]
+  __shared__ float partial[2][kWarps][V];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int m0 = static_cast<int>(blockIdx.y) * R;
+  const int64_t n_begin = n_total * blockIdx.x / gridDim.x, n_end = n_total * (blockIdx.x + 1) / gridDim.x;
+  const int64_t tiles = (n_end - n_begin + TILE - 1) / TILE;
+  const int64_t chunks = k / kChunk;
+  const uint4* w16 = reinterpret_cast<const uint4*>(w);
+  const uint32_t ring_addr = static_cast<uint32_t>(__cvta_generic_to_shared(ring));
+  int64_t c[J];
+  bool valid[J];
+#pragma unroll
+  for (int j = 0; j < J; ++j) {
+    c[j] = (int64_t{j} * kWarps + warp) * 32 + lane;
+    valid[j] = c[j] < chunks;
+  }
+
+  // Tile t into stage t % STAGES (nothing past the last tile); always one commit group.
+  auto issue_tile = [&](int64_t t) {
+    if (t < tiles) {
+      const int64_t n0 = n_begin + t * TILE;
+      const uint32_t stage = ring_addr + static_cast<uint32_t>(t % STAGES) * kStageBytes<TILE, J>;
+#pragma unroll
+      for (int r = 0; r < TILE; ++r)
+#pragma unroll
+        for (int j = 0; j < J; ++j)
+          if (n0 + r < n_end && valid[j])
+            copy_async16(stage + ((r * J + j) * kThreads + threadIdx.x) * 16, w16 + (n0 + r) * chunks + c[j]);
+    }
+    commit_group();
+  };
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) issue_tile(s);  // weights: never written by earlier work
+  pdl_wait();
+
+  float x[R][J][8];
+#pragma unroll
+  for (int m = 0; m < R; ++m)
+#pragma unroll
+    for (int j = 0; j < J; ++j) {
+      if (m0 + m < rows_total && valid[j]) {
+        src.chunk(m0 + m, c[j], x[m][j]);
+      } else {
+#pragma unroll
+        for (int e = 0; e < 8; ++e) x[m][j][e] = 0.0f;
+      }
+    }
+  pdl_trigger();
+
+  for (int64_t t = 0; t < tiles; ++t) {
+    issue_tile(t + STAGES - 1);
+    wait_groups<STAGES - 1>();  // tile t's group is complete
+    const uint4* stage = ring + (t % STAGES) * (kStageBytes<TILE, J> / 16);
+    float acc[V];
+#pragma unroll
+    for (int i = 0; i < V; ++i) acc[i] = 0.0f;
+#pragma unroll
+    for (int r = 0; r < TILE; ++r)
+#pragma unroll
+      for (int j = 0; j < J; ++j) {
+        if (!valid[j]) continue;
+        float wf[8];
+        unpack_bf16x8(stage[(r * J + j) * kThreads + threadIdx.x], wf);
+#pragma unroll
+        for (int m = 0; m < R; ++m)
+#pragma unroll
+          for (int e = 0; e < 8; ++e) acc[r * R + m] = __fmaf_rn(x[m][j][e], wf[e], acc[r * R + m]);
+      }
+    const int index = warp_sum_transposed<V>(acc, lane);
+    const int parity = static_cast<int>(t & 1);
+    if (lane < V) partial[parity][warp][index] = acc[0];
+    __syncthreads();  // the other parity's readers (tile t - 1) passed this barrier
+    if (threadIdx.x < V) {
+      float sum = partial[parity][0][threadIdx.x];
+#pragma unroll
+      for (int q = 1; q < kWarps; ++q) sum += partial[parity][q][threadIdx.x];
+      const int r = static_cast<int>(threadIdx.x) / R, m = static_cast<int>(threadIdx.x) % R;
+      const int64_t n0 = n_begin + t * TILE;
+      if (n0 + r < n_end && m0 + m < rows_total) out[(m0 + m) * n_total + n0 + r] = to_bf16(sum);
+    }
+  }
+}
+
+template <int R, class Src>
+__global__ void __launch_bounds__(kThreads)
+    gemv_fallback_kernel(Src src, const bf16* __restrict__ w, bf16* __restrict__ out, int rows_total,
+                         int64_t n_total, int64_t k) {
+  __shared__ float partial[kWarps][R];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int m0 = static_cast<int>(blockIdx.y) * R;
+  const int64_t n = blockIdx.x;
+  const bf16* row = w + n * k;
+  const int64_t chunks = (k + kChunk - 1) / kChunk;
+  float acc[R];
+#pragma unroll
+  for (int m = 0; m < R; ++m) acc[m] = 0.0f;
+  for (int64_t c = int64_t{warp} * 32 + lane; c < chunks; c += kThreads) {
+    for (int64_t i = c * kChunk; i < ::min(c * kChunk + kChunk, k); ++i) {
+      const float wf = to_f32(row[i]);
+#pragma unroll
+      for (int m = 0; m < R; ++m)
+        if (m0 + m < rows_total) acc[m] = __fmaf_rn(src.element(m0 + m, i), wf, acc[m]);
+    }
+  }
+#pragma unroll
+  for (int m = 0; m < R; ++m) {
+    for (int o = 1; o < 32; o *= 2) acc[m] += __shfl_xor_sync(0xFFFFFFFFu, acc[m], o);
+    if (lane == 0) partial[warp][m] = acc[m];
+  }
+  __syncthreads();
+  if (threadIdx.x < R && m0 + static_cast<int>(threadIdx.x) < rows_total) {
+    float sum = partial[0][threadIdx.x];
+#pragma unroll
+    for (int q = 1; q < kWarps; ++q) sum += partial[q][threadIdx.x];
+    out[(m0 + threadIdx.x) * n_total + n] = to_bf16(sum);
+  }
+}
+
+inline int multiprocessors() {
+  static const int count = [] {
+    int device = 0, n = 0;
+    check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+    check_cuda(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+    return n;
+  }();
+  return count;
+}
+
+// Blocks of kKernel resident per multiprocessor (at least 1) with kSharedBytes of dynamic shared
+// memory, which it is allowed to use; set up once per kernel.
+template <auto kKernel, int kSharedBytes>
+int resident_blocks() {
+  static const int blocks = [] {
+    check_cuda(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes),
+               "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+    int b = 0;
+    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kKernel, kThreads, kSharedBytes),
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    return std::max(b, 1);
+  }();
+  return blocks;
+}
+
+inline bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
+
+// Production shape of a fast launch for R activation rows and J chunks per lane: TILE rows
+// per tile and a ring of STAGES tiles within kRingBytes<R> per block (picked from
+// scripts/gpu-perf-probe's H200 table: two blocks per multiprocessor, a smaller ring at R = 4).
+template <int R>
+constexpr int kRingBytes = (R == 4 ? 64 : 96) * 1024;
+template <int R, int J>
+constexpr int kTileRows = R == 4 ? 2 : (R == 1 ? J <= 2 : J <= 3) ? 4 : 2;
+template <int R, int TILE, int J>
+constexpr int kStages = kRingBytes<R> / kStageBytes<TILE, J> < 2 ? 2 : kRingBytes<R> / kStageBytes<TILE, J>;
+
+// One persistent launch of gemv_fast_kernel<R, J, TILE, STAGES> under PDL.
+template <int R, int J, int TILE, int STAGES, class Src>
+void launch_fast_kernel(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
+                        cudaStream_t stream) {
+  constexpr auto kernel = gemv_fast_kernel<R, J, TILE, STAGES, Src>;
+  constexpr int shared = STAGES * kStageBytes<TILE, J>;
+  const int64_t resident = int64_t{multiprocessors()} * resident_blocks<kernel, shared>();
+  const dim3 grid(static_cast<unsigned>(std::min(n, resident)), static_cast<unsigned>((rows + R - 1) / R));
+  launch_pdl(op, kernel, grid, dim3(kThreads), shared, stream, src, w, out, rows, n, k);
+}
+
+template <int R, int J, class Src>
+void launch_fast(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
+                 cudaStream_t stream) {
+  constexpr int kTile = kTileRows<R, J>;
+  launch_fast_kernel<R, J, kTile, kStages<R, kTile, J>>(op, src, w, out, rows, n, k, stream);
+}
+
+template <int R, class Src>
+void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
+                   cudaStream_t stream) {
+  switch ((k / kChunk + kThreads - 1) / kThreads) {
+    case 1: return launch_fast<R, 1>(op, src, w, out, rows, n, k, stream);
+    case 2: return launch_fast<R, 2>(op, src, w, out, rows, n, k, stream);
+    case 3: return launch_fast<R, 3>(op, src, w, out, rows, n, k, stream);
+    default: return launch_fast<R, 4>(op, src, w, out, rows, n, k, stream);
+  }
+}
+
+template <int R, class Src>
+void launch_fallback(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
+                     cudaStream_t stream) {
+  const dim3 grid(static_cast<unsigned>(n), static_cast<unsigned>((rows + R - 1) / R));
+  gemv_fallback_kernel<R, Src><<<grid, kThreads, 0, stream>>>(src, w, out, rows, n, k);
+  check_launch(op);
+}
+
+// out[rows, n] = x . w^T for w [n, k] bf16 and x from `src`; `src_vectorizable` says that the
+// source's rows allow 16-byte chunk loads (16-byte aligned, K % 8 == 0). Rows beyond 4 run in
+// groups of 4 (grid.y), each group reading the weights again.
+template <class Src>
+void gemv_bt(const char* op, const Src& src, bool src_vectorizable, const bf16* w, bf16* out, int rows, int64_t n,
+             int64_t k, cudaStream_t stream) {
+  const bool fast = src_vectorizable && k % kChunk == 0 && k <= kFastMaxK && aligned16(w);
+  if (fast) {
+    if (rows == 1) return launch_fast_r<1>(op, src, w, out, rows, n, k, stream);
+    if (rows == 2) return launch_fast_r<2>(op, src, w, out, rows, n, k, stream);
+    return launch_fast_r<4>(op, src, w, out, rows, n, k, stream);
+  }
+  if (rows == 1) return launch_fallback<1>(op, src, w, out, rows, n, k, stream);
+  if (rows == 2) return launch_fallback<2>(op, src, w, out, rows, n, k, stream);
+  return launch_fallback<4>(op, src, w, out, rows, n, k, stream);
+}
+
+}  // namespace music3::ops::gemv

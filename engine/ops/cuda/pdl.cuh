@@ -1,0 +1,43 @@
+// Programmatic dependent launch (PDL, sm_90) for the CUDA providers that take part in
+// it. launch_pdl() launches a kernel that may start while the previous kernel on the
+// stream is still running (also inside a captured graph, where the edge becomes a
+// programmatic one). Contract for every kernel launched this way:
+//   - before pdl_wait() it reads only memory that no earlier work on the stream
+//     writes (the weights) and writes nothing;
+//   - every block calls pdl_wait() (it returns once every earlier kernel on the
+//     stream has completed and its writes are visible), so completion stays
+//     transitive along the stream;
+//   - it calls pdl_trigger() only after pdl_wait(), so at most two kernels of a
+//     chain overlap: the one running and the next one waiting at its start.
+// A kernel launched without the attribute sees both calls as no-ops.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <string>
+#include <utility>
+
+#include "engine/core/cuda/cuda_backend.h"
+
+namespace music3::ops {
+
+__device__ __forceinline__ void pdl_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+__device__ __forceinline__ void pdl_trigger() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+
+template <class... Params, class... Args>
+void launch_pdl(const char* op, void (*kernel)(Params...), dim3 grid, dim3 block, size_t shared_bytes,
+                cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = shared_bytes;
+  cfg.stream = stream;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  check_cuda(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...),
+             (std::string(op) + " (cuda) kernel launch").c_str());
+}
+
+}  // namespace music3::ops
