@@ -221,22 +221,6 @@ void add_rms_norm(const Queue& q, const Tensor& x, const Tensor& r, const Tensor
   run(OpId::AddRmsNorm, q, &a);
 }
 
-void matmul_bt_swiglu(const Queue& q, const Tensor& gate_up, const Tensor& b, const Tensor& out) {
-  const char* op = "matmul_bt_swiglu";
-  check_tensor(op, "gate_up", gate_up, DType::BF16, 2, q);
-  check_tensor(op, "b", b, DType::BF16, 2, q);
-  check_tensor(op, "out", out, DType::BF16, 2, q);
-  if (gate_up.shape[1] % 2 != 0)
-    fail_scalar(op, "gate_up", "must have an even last dimension (gate | up), got " + gate_up.describe());
-  check_dim(op, "b", b, 1, gate_up.shape[1] / 2, "half the width of 'gate_up'");
-  check_dim(op, "out", out, 0, gate_up.shape[0], "M of 'gate_up'");
-  check_dim(op, "out", out, 1, b.shape[0], "N of 'b'");
-  check_disjoint(op, "out", out, "gate_up", gate_up);
-  check_disjoint(op, "out", out, "b", b);
-  MatmulBTSwigluArgs args{gate_up, b, out};
-  run(OpId::MatmulBTSwiglu, q, &args);
-}
-
 void kv_append_attention(const Queue& q, const Tensor& qkv, const Tensor& k_cache, const Tensor& v_cache, int pos,
                          int heads, float scale, const Tensor& out) {
   const char* op = "kv_append_attention";

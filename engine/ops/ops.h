@@ -21,8 +21,6 @@
 // Fused ops, each bit-identical to the unfused ops it names on the same provider:
 //  add_rms_norm    add(x, r, h_out) then rms_norm(h_out, w, eps, a_out); x, r are [M,N] or a
 //                  [1,N] row broadcast; h_out may be the very view of x or r
-//  matmul_bt_swiglu matmul_bt(silu_and_mul(gate_up), b, out): gate_up [M, 2I], b [N, I]
-//                  (CUDA: bit-identical for M <= 4; beyond, the unfused matmul_bt is cuBLAS's)
 //  kv_append_attention  T = rows(qkv) / B tokens at positions pos .. pos+T-1 (rows t*B .. t*B+B-1
 //                  of qkv and out are token t, B = batch of the caches): for t = 0 .. T-1,
 //                  kv_append at pos + t, then attention_decode of token t's query over
@@ -75,9 +73,6 @@ struct AddRmsNormArgs {
   Tensor x, r, w, h_out, a_out;
   float eps;
 };
-struct MatmulBTSwigluArgs {
-  Tensor gate_up, b, out;
-};
 struct KvAppendAttentionArgs {
   Tensor qkv, k_cache, v_cache, out;  // qkv [T*B, 3*nH*D], caches [B, Tmax, nH*D], out [T*B, nH*D]
   int pos;
@@ -103,7 +98,6 @@ void cfg_topk_sample(const Queue& q, const CfgTopkSampleArgs& args);
 void exp_draws(const Queue& q, uint64_t seed, uint64_t frame, uint32_t step, const Tensor& out);
 void add_rms_norm(const Queue& q, const Tensor& x, const Tensor& r, const Tensor& w, float eps, const Tensor& h_out,
                   const Tensor& a_out);
-void matmul_bt_swiglu(const Queue& q, const Tensor& gate_up, const Tensor& b, const Tensor& out);
 void kv_append_attention(const Queue& q, const Tensor& qkv, const Tensor& k_cache, const Tensor& v_cache, int pos,
                          int heads, float scale, const Tensor& out);
 

@@ -14,7 +14,6 @@ std::string op_name(OpId op) {
     case OpId::CfgTopkSample: return "cfg_topk_sample";
     case OpId::ExpDraws: return "exp_draws";
     case OpId::AddRmsNorm: return "add_rms_norm";
-    case OpId::MatmulBTSwiglu: return "matmul_bt_swiglu";
     case OpId::KvAppendAttention: return "kv_append_attention";
     case OpId::kCount: break;
   }

@@ -26,7 +26,6 @@ enum class OpId : uint8_t {
   CfgTopkSample,
   ExpDraws,
   AddRmsNorm,
-  MatmulBTSwiglu,
   KvAppendAttention,
   kCount
 };

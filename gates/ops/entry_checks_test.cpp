@@ -209,7 +209,6 @@ TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
          add_rms_norm(q, x, t(DType::BF16, {1, 64}), t(DType::BF16, {64}), 1e-6f, t(DType::BF16, {2, 64}),
                       t(DType::BF16, {2, 64}));
        }},
-      {"matmul_bt_swiglu", [&] { matmul_bt_swiglu(q, x, t(DType::BF16, {8, 32}), t(DType::BF16, {2, 8})); }},
       {"kv_append_attention",
        [&] {
          kv_append_attention(q, t(DType::BF16, {2, 48}), t(DType::BF16, {2, 4, 16}), t(DType::BF16, {2, 4, 16}), 0, 2,

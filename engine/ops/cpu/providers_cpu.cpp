@@ -15,7 +15,6 @@ void register_cpu_providers(OpRegistry& r) {
   r.add(OpId::CfgTopkSample, DeviceType::CPU, cfg_topk_sample_cpu);
   r.add(OpId::ExpDraws, DeviceType::CPU, exp_draws_cpu);
   r.add(OpId::AddRmsNorm, DeviceType::CPU, add_rms_norm_cpu);
-  r.add(OpId::MatmulBTSwiglu, DeviceType::CPU, matmul_bt_swiglu_cpu);
   r.add(OpId::KvAppendAttention, DeviceType::CPU, kv_append_attention_cpu);
 }
 

@@ -3,8 +3,8 @@
 // guided logits and count from the same inputs (V <= 4096, the shared-memory size).
 //   - guided logits and the non-finite count: strided over i; the count's block sum
 //     is an integer sum, exact in any order;
-//   - #{j : g_j > g_i}: each thread scans g in shared memory, stopping at top_k
-//     (only "< top_k" matters);
+//   - #{j : g_j > g_i}: each thread scans g in shared memory 32 values at a time,
+//     stopping once the count reaches top_k (only "< top_k" matters);
 //   - the max and the argmax are order-free (max of finite values; argmax under
 //     draw_beats, a total order);
 //   - both tree sums perform exactly sampler_algo.h's additions, one level at a
@@ -78,8 +78,13 @@ __global__ void __launch_bounds__(kThreads)
     weight[j] = 0.0f;
     if (i < vocab) {
       const float g = guided[i];
+      // Counted 32 values at a time, so the shared-memory loads pipeline; stopping only
+      // between blocks can count past top_k, which is_kept() cannot tell apart.
       uint32_t greater = 0;
-      for (uint32_t t = 0; t < vocab && is_kept(greater, top_k); ++t) greater += guided[t] > g;
+      for (uint32_t t0 = 0; t0 < vocab && is_kept(greater, top_k); t0 += 32) {
+#pragma unroll
+        for (uint32_t u = 0; u < 32; ++u) greater += (t0 + u < vocab) && guided[t0 + u] > g;
+      }
       weight[j] = kept_weight(g, max_g, is_kept(greater, top_k));
     }
     if (i < padded) tree[i] = weight[j];

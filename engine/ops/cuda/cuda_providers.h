@@ -17,7 +17,6 @@ void kv_append_cuda(const Queue& q, const void* args);
 void cfg_topk_sample_cuda(const Queue& q, const void* args);
 void exp_draws_cuda(const Queue& q, const void* args);
 void add_rms_norm_cuda(const Queue& q, const void* args);
-void matmul_bt_swiglu_cuda(const Queue& q, const void* args);
 void kv_append_attention_cuda(const Queue& q, const void* args);
 
 }  // namespace music3::ops

@@ -1,7 +1,6 @@
-// The bf16 GEMV behind matmul_bt (M <= 4) and matmul_bt_swiglu on CUDA:
-// out[m, n] = bf16( sum_k x[m, k] * f32(w[n, k]) ), f32 accumulation, where x is an
-// activation source: PlainRows (x = f32(a[m, k])) or SwigluRows (x = the bf16 value
-// silu_and_mul would store: bf16(bf16(silu(g)) * u), g = gate_up[m, k], u = gate_up[m, I + k]).
+// The bf16 GEMV behind matmul_bt (M <= 4) on CUDA:
+// out[m, n] = bf16( sum_k x[m, k] * f32(w[n, k]) ), f32 accumulation, where x comes
+// from an activation source (PlainRows: x = f32(a[m, k])).
 //
 // Every output's sum has one order, fixed by K alone (not by N, M, the path, the grid
 // or the tile), over the 8-value chunks c = 0 .. ceil(K / 8) - 1 of the row:
@@ -61,9 +60,6 @@ __device__ __forceinline__ void wait_groups() {
   asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 }
 
-// silu_and_mul's stored value, read back as f32 (ops.h; the same expression as silu_and_mul.cu).
-__device__ __forceinline__ float swiglu(float g, float u) { return round_bf16(round_bf16(g / (1.0f + expf(-g))) * u); }
-
 struct PlainRows {
   const bf16* a;  // [M, K]
   int64_t k;
@@ -71,22 +67,6 @@ struct PlainRows {
     unpack_bf16x8(__ldg(reinterpret_cast<const uint4*>(a + m * k) + c), f);
   }
   __device__ float element(int m, int64_t i) const { return to_f32(a[m * k + i]); }
-};
-
-struct SwigluRows {
-  const bf16* gate_up;  // [M, 2K]: gate | up
-  int64_t k;
-  __device__ void chunk(int m, int64_t c, float (&f)[8]) const {
-    const uint4* row = reinterpret_cast<const uint4*>(gate_up + m * 2 * k);
-    float g[8], u[8];
-    unpack_bf16x8(__ldg(row + c), g);
-    unpack_bf16x8(__ldg(row + k / kChunk + c), u);
-#pragma unroll
-    for (int e = 0; e < 8; ++e) f[e] = swiglu(g[e], u[e]);
-  }
-  __device__ float element(int m, int64_t i) const {
-    return swiglu(to_f32(gate_up[m * 2 * k + i]), to_f32(gate_up[m * 2 * k + k + i]));
-  }
 };
 
 // Sums v[i] over the warp's 32 lanes for every i < V (V a power of two <= 32) in

@@ -15,7 +15,6 @@ void register_cuda_providers(OpRegistry& r) {
   r.add(OpId::CfgTopkSample, DeviceType::CUDA, cfg_topk_sample_cuda);
   r.add(OpId::ExpDraws, DeviceType::CUDA, exp_draws_cuda);
   r.add(OpId::AddRmsNorm, DeviceType::CUDA, add_rms_norm_cuda);
-  r.add(OpId::MatmulBTSwiglu, DeviceType::CUDA, matmul_bt_swiglu_cuda);
   r.add(OpId::KvAppendAttention, DeviceType::CUDA, kv_append_attention_cuda);
 }
 

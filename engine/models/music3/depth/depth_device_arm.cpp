@@ -66,7 +66,6 @@ DepthDeviceArm::DepthDeviceArm(const DepthWeights& w, const Queue& q, DevicePool
   h_ = resident(DType::BF16, {4, H}, true);
   a_ = resident(DType::BF16, {4, H}, true);
   qkv_ = resident(DType::BF16, {4, 3 * H}, true);
-  query_ = resident(DType::BF16, {4, H}, true);
   attn_ = resident(DType::BF16, {4, H}, true);
   o_ = resident(DType::BF16, {4, H}, true);
   gate_up_ = resident(DType::BF16, {4, 2 * I}, true);
