@@ -40,7 +40,13 @@ class CudaBackend final : public Backend {
     check_cuda(cudaMalloc(&p, bytes ? bytes : 1), ("cudaMalloc " + std::to_string(bytes) + " bytes").c_str());
     return p;
   }
-  void free(void* p) override { check_cuda(cudaFree(p), "cudaFree"); }
+  void free(void* p) override {
+    const cudaError_t st = cudaFree(p);
+    // A pool destroyed during static destruction may outlive the runtime, which then
+    // frees everything itself: not an error worth a crash at exit.
+    if (st == cudaErrorCudartUnloading) return;
+    check_cuda(st, "cudaFree");
+  }
   void copy(void* dst, const void* src, size_t bytes, CopyKind kind, void* stream) override {
     if (!bytes) return;
     check_cuda(cudaMemcpyAsync(dst, src, bytes, to_cuda(kind), static_cast<cudaStream_t>(stream)),
