@@ -16,10 +16,11 @@ constexpr size_t kTailChars = 6000;
 
 void judge_gate_output(GateRecord& r, const std::string& output) {
   std::smatch m;
-  static const std::regex summary(R"((\d+)% tests passed, (\d+) tests? failed out of (\d+))");
+  // CTest 3.x: "100% tests passed, 0 tests failed out of 18"; CTest 4.x: "100% tests passed out of 18".
+  static const std::regex summary(R"((\d+)% tests passed(?:, (\d+) tests? failed)? out of (\d+))");
   static const std::regex skipped(R"(\*\*\*Skipped|\*\*\*Not Run)");
   if (std::regex_search(output, m, summary)) {
-    r.tests_failed = std::stoi(m[2]);
+    r.tests_failed = m[2].matched ? std::stoi(m[2]) : 0;
     r.tests_total = std::stoi(m[3]);
     r.tests_skipped = static_cast<int>(std::distance(std::sregex_iterator(output.begin(), output.end(), skipped),
                                                      std::sregex_iterator()));
@@ -27,8 +28,8 @@ void judge_gate_output(GateRecord& r, const std::string& output) {
     r.tests_total = r.tests_failed = r.tests_skipped = 0;
   }
   r.output_tail = tail_chars(output, kTailChars);
-  r.passed = r.exit_code == 0 &&
-             (r.tests_total < 0 || (r.tests_total > 0 && r.tests_failed == 0 && r.tests_skipped == 0));
+  // No summary line means no proof that any test ran: never a pass.
+  r.passed = r.exit_code == 0 && r.tests_total > 0 && r.tests_failed == 0 && r.tests_skipped == 0;
 }
 
 GateRecord run_gates(const std::string& command, const std::string& cwd, const std::vector<std::string>& binaries,

@@ -37,7 +37,11 @@ TEST(GateEvidence, CtestOutputIsJudged) {
   EXPECT_EQ(failed.tests_failed, 1);
 
   EXPECT_FALSE(judged(0, "No tests were found!!!\n").passed);
-  EXPECT_TRUE(judged(0, "not ctest\n").passed);  // any other command: its exit status decides
+  EXPECT_FALSE(judged(0, "not ctest\n").passed);  // no ctest summary: no proof that a test ran
+  GateRecord ctest4 = judged(0, "100% tests passed out of 18\n");  // CTest 4 drops ", 0 tests failed"
+  EXPECT_TRUE(ctest4.passed);
+  EXPECT_EQ(ctest4.tests_total, 18);
+  EXPECT_EQ(ctest4.tests_failed, 0);
   EXPECT_FALSE(judged(1, "not ctest\n").passed);
 }
 
