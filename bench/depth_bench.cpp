@@ -18,17 +18,16 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "bench/support/copy_ceiling.h"
+#include "bench/support/bench_main.h"
 #include "bench/support/depth_geometry.h"
+#include "bench/support/guarded.h"
 #include "bench/support/host_f32_linear.h"
 #include "bench/support/random_bf16.h"
 #include "bench/support/timed_batches.h"
-#include "engine/core/backend.h"
 #include "engine/models/music3/depth/depth_engine.h"
 #include "engine/models/music3/depth/depth_host_math.h"
 #include "engine/models/music3/depth/depth_synthetic.h"
@@ -40,17 +39,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr uint64_t kWeightSeed = 0;
 constexpr int kInputFrames = 8;  // distinct synthetic inputs, cycled
-constexpr size_t kCpuCopyBytes = size_t(512) << 20;
-constexpr size_t kCudaCopyBytes = size_t(2) << 30;
-
-template <class Body>
-void guarded(benchmark::State& state, Body body) {
-  try {
-    body();
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-  }
-}
 
 struct StageFixture {
   std::unique_ptr<depth::DepthEngine> engine;
@@ -221,42 +209,18 @@ void register_sweep(const Queue& cpu, const std::string& regime, double ceiling)
   })->UseManualTime();
 }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  try {
-    const Queue cpu = cpu_queue();
-    const double cpu_ceiling = cpu_copy_ceiling_Bps(kCpuCopyBytes, 5);
-    benchmark::AddCustomContext("cpu_copy_ceiling_GBps", fixed(cpu_ceiling / 1e9, 2));
-#ifdef MUSIC3_WITH_CUDA
-    if (cuda_device_available()) {
-      const Queue gpu = cuda_queue();
-      const double gpu_ceiling = cuda_copy_ceiling_Bps(gpu, kCudaCopyBytes, 10);
-      benchmark::AddCustomContext("cuda_copy_ceiling_TBps", fixed(gpu_ceiling / 1e12, 3));
+  return run_bench_main(argc, argv, "bench-depth", [](const Ceilings& c) {
+    if (c.has_cuda) {
       const FrameBytes full = frame_bytes(depth_geometry("full"));
       benchmark::AddCustomContext("full_bytes_per_frame", fixed(full.per_frame, 0));
-      benchmark::AddCustomContext("full_floor_ms_per_frame", fixed(full.per_frame / gpu_ceiling * 1e3, 4));
-      register_stage(gpu, "cuda", "full", depth::ArmRequest::Device, gpu_ceiling);
-    } else {
-      benchmark::AddCustomContext("cuda", "no device: CUDA benches not registered");
+      benchmark::AddCustomContext("full_floor_ms_per_frame", fixed(full.per_frame / c.gpu_Bps * 1e3, 4));
+      register_stage(c.gpu, "cuda", "full", depth::ArmRequest::Device, c.gpu_Bps);
     }
-#endif
-    register_stage(cpu, "cpu", "mid", depth::ArmRequest::Host, cpu_ceiling);
-    register_sweep(cpu, "arm", cpu_ceiling);
-    register_sweep(cpu, "uncached", cpu_ceiling);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench-depth: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+    register_stage(c.cpu, "cpu", "mid", depth::ArmRequest::Host, c.cpu_Bps);
+    register_sweep(c.cpu, "arm", c.cpu_Bps);
+    register_sweep(c.cpu, "uncached", c.cpu_Bps);
+  });
 }

@@ -13,13 +13,14 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "bench/support/bench_main.h"
 #include "bench/support/copy_ceiling.h"
 #include "bench/support/depth_geometry.h"
+#include "bench/support/guarded.h"
 #include "bench/support/queue_buffer.h"
 #include "bench/support/random_bf16.h"
 #include "bench/support/timed_batches.h"
@@ -31,8 +32,6 @@ using namespace music3;
 using namespace music3::bench;
 
 constexpr int kSmallOpCallsPerBatch = 64;
-constexpr size_t kCpuCopyBytes = size_t(512) << 20;
-constexpr size_t kCudaCopyBytes = size_t(2) << 30;
 constexpr size_t kCopyTileBytes = size_t(64) << 20;
 
 struct MatmulShape {
@@ -49,16 +48,6 @@ template <class Fixture, class Make>
 Fixture& lazy_get(const Lazy<Fixture>& slot, Make make) {
   if (!*slot) *slot = std::make_unique<Fixture>(make());
   return **slot;
-}
-
-// Runs a bench body; an exception marks the bench as errored instead of ending the process.
-template <class Body>
-void guarded(benchmark::State& state, Body body) {
-  try {
-    body();
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-  }
 }
 
 QueueBuffer random_buffer(const Queue& q, int64_t count, uint64_t seed, int copies = 1) {
@@ -188,37 +177,11 @@ void register_device(const Queue& q, const std::string& dev, const depth::DepthC
   register_copy(q, dev, copy_bytes, ceiling);
 }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  try {
-    const Queue cpu = cpu_queue();
-    const double cpu_ceiling = cpu_copy_ceiling_Bps(kCpuCopyBytes, 5);
-    benchmark::AddCustomContext("cpu_copy_ceiling_GBps", fixed(cpu_ceiling / 1e9, 2));
-    register_device(cpu, "cpu", depth_geometry("mid"), cpu_ceiling, kCpuCopyBytes);
-#ifdef MUSIC3_WITH_CUDA
-    if (cuda_device_available()) {
-      const Queue gpu = cuda_queue();
-      const double gpu_ceiling = cuda_copy_ceiling_Bps(gpu, kCudaCopyBytes, 10);
-      benchmark::AddCustomContext("cuda_copy_ceiling_TBps", fixed(gpu_ceiling / 1e12, 3));
-      register_device(gpu, "cuda", depth_geometry("full"), gpu_ceiling, kCudaCopyBytes);
-    } else {
-      benchmark::AddCustomContext("cuda", "no device: CUDA benches not registered");
-    }
-#endif
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench-ops: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  return run_bench_main(argc, argv, "bench-ops", [](const Ceilings& c) {
+    register_device(c.cpu, "cpu", depth_geometry("mid"), c.cpu_Bps, kCpuCeilingBytes);
+    if (c.has_cuda) register_device(c.gpu, "cuda", depth_geometry("full"), c.gpu_Bps, kCudaCeilingBytes);
+  });
 }

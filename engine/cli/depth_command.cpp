@@ -40,7 +40,10 @@ Queue make_queue(const std::string& device, int threads) {
 
 std::string codes_str(const std::vector<int32_t>& codes) {
   std::string s;
-  for (size_t i = 0; i < codes.size(); ++i) s += (i ? " " : "") + std::to_string(codes[i]);
+  for (size_t i = 0; i < codes.size(); ++i) {
+    if (i) s += ' ';
+    s += std::to_string(codes[i]);
+  }
   return s;
 }
 }  // namespace

@@ -34,7 +34,7 @@ void expect_repeatable(depth::ArmRequest req, const Queue& q, const OracleCase& 
 }
 
 TEST(DepthRepeatability, SameFrameTwiceSameBits) {
-  for (const OracleCase c : {OracleCase{"default", 0}, OracleCase{"odd", 1}, OracleCase{"eighth", 2}}) {
+  for (const OracleCase& c : {OracleCase{"default", 0}, OracleCase{"odd", 1}, OracleCase{"eighth", 2}}) {
     expect_repeatable(depth::ArmRequest::Host, cpu_queue(), c);
     expect_repeatable(depth::ArmRequest::Device, gate_queue(), c);
   }

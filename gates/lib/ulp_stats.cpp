@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 namespace music3::gates {
 
@@ -52,6 +53,8 @@ UlpStats compute(size_t n, Get get) {
     const double u = std::fabs(double(c) - double(r)) / bf16_ulp(r);
     scores.push_back(u);
     sum += u;
+    s.exact += u == 0;
+    s.within_one += u <= 1;
     if (u > s.worst && std::isfinite(s.worst)) {
       s.worst = u;
       s.worst_index = i;
@@ -75,13 +78,20 @@ UlpStats ulp_stats(const float* c, const float* r, size_t n) {
   return compute(n, [&](size_t i) { return std::pair<float, float>(c[i], r[i]); });
 }
 
+UlpStats ulp_stats(const std::vector<bf16>& c, const std::vector<bf16>& r) {
+  if (c.size() != r.size())
+    throw std::invalid_argument("ulp_stats: candidate has " + std::to_string(c.size()) + " elements, reference has " +
+                                std::to_string(r.size()));
+  return ulp_stats(c.data(), r.data(), r.size());
+}
+
 std::string UlpStats::summary() const {
-  char buf[400];
+  char buf[512];
   std::snprintf(buf, sizeof buf,
                 "n=%zu (ulp %zu + zero %zu, nonfinite %zu) median=%.3g mean=%.4g p99=%.4g p99.9=%.4g "
-                "max|r|>=.25rms=%.4g worst=%.4g@%zu zero_max_abs=%.3g",
+                "max|r|>=.25rms=%.4g worst=%.4g@%zu zero_max_abs=%.3g exact=%zu within1=%zu",
                 compared, nonzero_refs, zero_refs, nonfinite, median, mean, p99, p999, max_conditioned, worst,
-                worst_index, zero_bucket_max_abs);
+                worst_index, zero_bucket_max_abs, exact, within_one);
   return buf;
 }
 

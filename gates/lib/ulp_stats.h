@@ -7,7 +7,10 @@
 // so a defect cannot hide by growing the ungated bucket. Non-finite candidates
 // against finite references are counted separately (the canary). Statistics are
 // robust: median, mean, p99, p99.9 and a magnitude-conditioned max (over |r| >=
-// 0.25 * RMS(r)); the raw worst with its index is reported, not gated.
+// 0.25 * RMS(r)); the raw worst with its index is reported, not gated. Counts of the
+// ULP bucket's elements that are exact (0 ULP) and within one ULP serve the op gates.
+// Used by the depth gates and the op gates (gates/ops); the vector overload throws
+// std::invalid_argument naming both sizes when they differ.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +31,8 @@ struct UlpStats {
   double worst = 0;            // raw max ULP (canary, not gated)
   size_t worst_index = 0;
   double zero_bucket_max_abs = 0;
+  size_t exact = 0;       // ULP-bucket elements equal to their reference
+  size_t within_one = 0;  // ULP-bucket elements within 1 ULP (exact included)
 
   std::string summary() const;
 };
@@ -35,5 +40,6 @@ struct UlpStats {
 double bf16_ulp(float ref);
 UlpStats ulp_stats(const bf16* candidate, const bf16* reference, size_t n);
 UlpStats ulp_stats(const float* candidate, const float* reference, size_t n);  // f32 values, bf16 ULP scale
+UlpStats ulp_stats(const std::vector<bf16>& candidate, const std::vector<bf16>& reference);
 
 }  // namespace music3::gates

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
-#include <sstream>
 
 namespace music3::optest {
 
@@ -20,56 +19,10 @@ bf16 bf16_from_f64(double v) {
   return to_bf16(f32_from_bits(u));
 }
 
-double bf16_ulp(double ref) {
-  int e = 0;
-  std::frexp(ref, &e);
-  return std::ldexp(1.0, e - 8);
-}
-
-UlpStats ulp_stats(const std::vector<bf16>& got, const std::vector<bf16>& ref) {
-  UlpStats s;
-  s.total = static_cast<int64_t>(got.size());
-  double sumsq = 0;
-  for (const bf16 r : ref) sumsq += static_cast<double>(to_f32(r)) * to_f32(r);
-  const double large = 0.25 * std::sqrt(sumsq / static_cast<double>(ref.size()));
-  double ulp_sum = 0;
-  for (size_t i = 0; i < got.size(); ++i) {
-    const double g = to_f32(got[i]), r = to_f32(ref[i]);
-    if (!std::isfinite(g)) {
-      ++s.nonfinite;
-      continue;
-    }
-    if (r == 0) {
-      ++s.zero_refs;
-      s.max_abs_at_zero = std::max(s.max_abs_at_zero, std::fabs(g));
-      continue;
-    }
-    const double ulps = std::fabs(g - r) / bf16_ulp(r);
-    s.exact += ulps == 0;
-    s.within_one += ulps <= 1;
-    ulp_sum += ulps;
-    if (ulps > s.max_ulp) {
-      s.max_ulp = ulps;
-      s.max_ulp_index = static_cast<int64_t>(i);
-    }
-    if (std::fabs(r) >= large) s.max_ulp_large = std::max(s.max_ulp_large, ulps);
-  }
-  s.mean_ulp = s.ulp_scored() ? ulp_sum / static_cast<double>(s.ulp_scored()) : 0;
-  return s;
-}
-
-std::string UlpStats::str() const {
-  std::ostringstream o;
-  o << "total " << total << " (zero refs " << zero_refs << ", non-finite " << nonfinite << "), exact " << exact
-    << ", within 1 ulp " << within_one << ", mean " << mean_ulp << " ulp, max " << max_ulp << " ulp at "
-    << max_ulp_index << ", max over |ref| >= 0.25 rms " << max_ulp_large << ", max |got| at zero refs "
-    << max_abs_at_zero;
-  return o.str();
-}
-
-void report(const std::string& what, const UlpStats& s) {
-  std::printf("[ulp] %s: %s\n", what.c_str(), s.str().c_str());
-  testing::Test::RecordProperty("ulp " + what, s.str());
+void report(const std::string& what, const gates::UlpStats& s) {
+  const std::string summary = s.summary();
+  std::printf("[ulp] %s: %s\n", what.c_str(), summary.c_str());
+  testing::Test::RecordProperty("ulp " + what, summary);
 }
 
 std::vector<bf16> random_bf16(size_t n, uint64_t seed, double stddev) {
