@@ -37,24 +37,20 @@ void DepthHostArm::forward(const bf16* x, int pos, int n, bf16* out) {
     host::linear(a_.data(), M, L.wv.ptr(), H, H, v_.data(), threads_);
     bf16* kc = k_cache_.data() + size_t(l) * size_t(c.max_positions) * 2 * size_t(H);
     bf16* vc = v_cache_.data() + size_t(l) * size_t(c.max_positions) * 2 * size_t(H);
-    // Cache layout [pos][batch][H]; row (t, b) of this call is position pos + t.
+    // Cache layout [batch][pos][H], so one batch row's keys are contiguous for attend();
+    // row (t, b) of this call is position pos + t.
+    const size_t P = size_t(c.max_positions);
     for (int t = 0; t < n; ++t)
       for (int b = 0; b < 2; ++b) {
-        size_t dst = (size_t(pos + t) * 2 + size_t(b)) * size_t(H), src = size_t(2 * t + b) * size_t(H);
+        size_t dst = (size_t(b) * P + size_t(pos + t)) * size_t(H), src = size_t(2 * t + b) * size_t(H);
         std::memcpy(kc + dst, k_.data() + src, size_t(H) * sizeof(bf16));
         std::memcpy(vc + dst, v_.data() + src, size_t(H) * sizeof(bf16));
       }
     // Causal attention: position pos + t sees positions 0 .. pos + t.
-    std::vector<bf16> kb(size_t(pos + n) * size_t(H)), vb(kb.size());
-    for (int b = 0; b < 2; ++b) {
-      for (int p = 0; p < pos + n; ++p) {
-        std::memcpy(kb.data() + size_t(p) * H, kc + (size_t(p) * 2 + b) * H, size_t(H) * sizeof(bf16));
-        std::memcpy(vb.data() + size_t(p) * H, vc + (size_t(p) * 2 + b) * H, size_t(H) * sizeof(bf16));
-      }
+    for (int b = 0; b < 2; ++b)
       for (int t = 0; t < n; ++t)
-        host::attend(q_.data() + int64_t(2 * t + b) * H, kb.data(), vb.data(), pos + t + 1, c.heads, D, scale,
-                     attn_.data() + int64_t(2 * t + b) * H);
-    }
+        host::attend(q_.data() + int64_t(2 * t + b) * H, kc + size_t(b) * P * size_t(H), vc + size_t(b) * P * size_t(H),
+                     pos + t + 1, c.heads, D, scale, attn_.data() + int64_t(2 * t + b) * H);
     host::linear(attn_.data(), M, L.wo.ptr(), H, H, o_.data(), threads_);
     host::add(h_.data(), o_.data(), int64_t(M) * H, h_.data());
     host::rms_norm(h_.data(), M, L.post_norm.ptr(), H, c.eps, a_.data());

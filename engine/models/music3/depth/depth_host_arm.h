@@ -26,7 +26,7 @@ class DepthHostArm final : public DepthArm {
   const DepthWeights& w_;
   const int threads_;
   DepthInstruments& ins_;
-  std::vector<bf16> k_cache_, v_cache_;  // [layers, max_pos, 2, H]
+  std::vector<bf16> k_cache_, v_cache_;  // [layers, 2, max_pos, H]
   std::vector<bf16> h_, a_, q_, k_, v_, attn_, o_, g_, u_, act_, d_;  // scratch, [rows, width]
 };
 
