@@ -4,7 +4,9 @@ Usage: generate_all.py OUTDIR [--checkpoints-only]
   OUTDIR/checkpoints/<geometry>/seed<k>/rvq_depth_decoder/{config.json,diffusion_pytorch_model.safetensors}
   OUTDIR/goldens/<geometry>/seed<k>.safetensors
   OUTDIR/goldens/manifest.json: package and python versions, upstream sampling constants, the geometry table,
-    seeds, and for every file (path relative to OUTDIR) its sha256 and per tensor its dtype and shape.
+    seeds, which golden tensors are inputs and which outputs, the producer (CPU model and flags, torch's CPU
+    capability and backends: provenance, never compared), and for every file (path relative to OUTDIR) its
+    sha256 and per tensor its dtype, shape and sha256.
 OUTDIR/checkpoints (and OUTDIR/goldens, unless --checkpoints-only) are removed first, so nothing stale survives.
 
 --checkpoints-only writes the checkpoints alone (the ctest fixture `oracle_checkpoints`) and then requires each
@@ -20,11 +22,12 @@ import sys
 import time
 
 import pins
+import reproducible_cpu
 
 pins.require_pinned()
+reproducible_cpu.pin()
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-import torch  # noqa: E402
 from diffusers.modular_pipelines.minimax_music3 import encoders  # noqa: E402
 from diffusers.utils import logging as diffusers_logging  # noqa: E402
 
@@ -57,6 +60,8 @@ def build_manifest(outdir, written):
     return {
         "versions": versions(),
         "upstream": {"cfg_scale": encoders._AR_CFG_SCALE, "top_k": encoders._AR_SAMPLING_TOP_K},
+        "golden_tensors": {"inputs": list(make_goldens.INPUTS), "outputs": list(make_goldens.OUTPUTS)},
+        "producer": reproducible_cpu.describe(),
         "geometries": geometries.GEOMETRIES,
         "seeds": list(geometries.SEEDS),
         "embedded": {"geometry": geometry, "seed": seed,
@@ -104,7 +109,6 @@ def main(argv):
     if len(args) != 1:
         print(f"usage: {argv[0]} OUTDIR [--checkpoints-only]", file=sys.stderr)
         return 64
-    torch.set_num_threads(1)
     diffusers_logging.set_verbosity_error()
     started = time.monotonic()
     try:

@@ -18,8 +18,10 @@ import pathlib
 import sys
 
 import pins
+import reproducible_cpu
 
 pins.require_pinned()
+reproducible_cpu.pin()
 
 import torch  # noqa: E402
 from diffusers import MiniMaxMusic3RVQDepthDecoder  # noqa: E402
@@ -75,7 +77,6 @@ def main(argv):
         print(f"usage: {argv[0]} GEOMETRY SEED OUTDIR  (GEOMETRY one of {', '.join(geometries.GEOMETRIES)})",
               file=sys.stderr)
         return 64
-    torch.set_num_threads(1)
     print(write_checkpoint(argv[1], int(argv[2]), argv[3]))
     return 0
 

@@ -6,6 +6,7 @@ Usage: make_goldens.py GEOMETRY SEED CHECKPOINT_ROOT OUT_FILE
 Golden tensors (F = frames, S = num_codebooks - 1 = 7 depth steps, H = hidden, V = audio vocab):
   last_hidden bf16 [F,2,H]   c0_embedding bf16 [F,H]    exp_draws f32 [F,S,V]   final_hidden bf16 [F,S,2,H]
   head_logits bf16 [F,S,2,V] guided_logits f32 [F,S,V]  codes i32 [F,S]         hidden bf16 [F,S,H]
+  sample_probs f32 [F,S,V] (the probabilities upstream's sampler hands to torch.multinomial: top-k kept, renormalised)
 plus string metadata: geometry, seed, frames, cfg_scale and top_k (read from the upstream module), the input
 and sampling seeds. Rows are [conditional, unconditional]; `hidden` is upstream's returned conditional row.
 
@@ -14,16 +15,20 @@ Glue around upstream (everything else, codes included, is upstream's code on ups
       c0_embedding for each of the 2 ids (the semantic code is 0 for both rows; its value only selects that row);
   (b) forward hooks on the depth decoder (record output[:, -1], both rows) and on each audio_heads[i] (record
       its bf16 logits [2,V]);
-  (c) `encoders._sample_top_k` is wrapped to record its input, the guided f32 logits [1,V];
+  (c) `encoders._sample_top_k` is wrapped to record its input, the guided f32 logits [1,V], and, while it runs,
+      `torch.multinomial` to record the probabilities it is given [1,V];
   (d) the Exp(1) draws: torch.multinomial(p, 1) is argmax(p / E) with E = empty_like(p).exponential_(gen).
       A clone of the sampling generator taken before the frame replays
       `torch.empty(1, V).exponential_(generator=clone)` once per step. Self-checks (exit 1 on failure): the
-      clone ends in the sampler's state (same number of draws), and argmax(p / E), with p recomputed here from
-      the recorded guided logits (top-k filter, softmax, renormalise), equals every code upstream sampled.
+      clone ends in the sampler's state (same number of draws), and argmax(p / E), with upstream's recorded p,
+      equals every code upstream sampled.
 Inputs per frame: last_hidden rows and c0_embedding ~ N(0, 1) in f32 from a generator seeded with
 geometries.input_seed(seed, frame), cast to bf16. One sampling generator, seeded with
-geometries.sampling_seed(seed), runs through all frames. Everything runs on the CPU with one thread. The file
-is written by safetensors_file.write, whose bytes depend only on the tensors and metadata.
+geometries.sampling_seed(seed), runs through all frames. Everything runs on the CPU under reproducible_cpu's
+settings (one thread, kernels that do not depend on the instruction set). The file is written by
+safetensors_file.write, whose bytes depend only on the tensors and metadata.
+INPUTS are what the oracle is fed (bit-identical on every machine); OUTPUTS are what upstream computes from them
+through CPU bf16 kernels (compared by the ULP statistics of gate_depth_oracle_regen, never byte for byte).
 """
 import contextlib
 import pathlib
@@ -31,8 +36,10 @@ import sys
 import types
 
 import pins
+import reproducible_cpu
 
 pins.require_pinned()
+reproducible_cpu.pin()
 
 import torch  # noqa: E402
 from diffusers import MiniMaxMusic3RVQDepthDecoder  # noqa: E402
@@ -44,6 +51,8 @@ import safetensors_file  # noqa: E402
 from make_checkpoint import COMPONENT  # noqa: E402
 
 SEMANTIC_CODE = 0
+INPUTS = ("last_hidden", "c0_embedding", "exp_draws")
+OUTPUTS = ("final_hidden", "head_logits", "guided_logits", "codes", "hidden", "sample_probs")
 
 
 class GoldenSelfCheckError(RuntimeError):
@@ -68,9 +77,19 @@ def _recorders(model, record):
             lambda m, i, out, index=index: record["head_logits"].append((index, out.clone()))))
     upstream_sample_top_k = encoders._sample_top_k
 
+    upstream_multinomial = torch.multinomial
+
+    def recording_multinomial(probs, *args, **kwargs):
+        record["sample_probs"].append(probs.clone())
+        return upstream_multinomial(probs, *args, **kwargs)
+
     def recording_sample_top_k(logits, generator):
         record["guided_logits"].append(logits.clone())
-        return upstream_sample_top_k(logits, generator)
+        torch.multinomial = recording_multinomial
+        try:
+            return upstream_sample_top_k(logits, generator)
+        finally:
+            torch.multinomial = upstream_multinomial
 
     encoders._sample_top_k = recording_sample_top_k
     try:
@@ -81,17 +100,9 @@ def _recorders(model, record):
             handle.remove()
 
 
-def _probabilities(guided, top_k):
-    """p as the sampler forms it from guided logits [1, V]: keep values >= the k-th largest, softmax, renormalise."""
-    values = torch.nan_to_num(guided.float(), nan=-1e9, posinf=1e9, neginf=-1e9)
-    kth_largest = torch.topk(values, min(top_k, values.shape[-1]), dim=-1).values[..., -1:]
-    probs = torch.softmax(values.masked_fill(values < kth_largest, float("-inf")), dim=-1)
-    return probs / probs.sum(dim=-1, keepdim=True).clamp_min(1e-12)
-
-
 def _run_frame(model, last_hidden, c0_embedding, sampler, steps, vocab):
     """One upstream frame; returns that frame's golden tensors (without the frame axis)."""
-    record = {"final_hidden": [], "head_logits": [], "guided_logits": []}
+    record = {"final_hidden": [], "head_logits": [], "guided_logits": [], "sample_probs": []}
     replay = torch.Generator(device="cpu")
     replay.set_state(sampler.get_state())
     semantic = torch.full((2,), SEMANTIC_CODE, dtype=torch.long)
@@ -103,13 +114,13 @@ def _run_frame(model, last_hidden, c0_embedding, sampler, steps, vocab):
         raise GoldenSelfCheckError("the replayed Exp(1) draws did not consume the sampler's generator exactly")
     if [index for index, _ in record["head_logits"]] != list(range(steps)):
         raise GoldenSelfCheckError(f"audio heads ran out of order: {[i for i, _ in record['head_logits']]}")
-    if len(record["final_hidden"]) != steps or len(record["guided_logits"]) != steps:
+    if any(len(record[name]) != steps for name in ("final_hidden", "guided_logits", "sample_probs")):
         raise GoldenSelfCheckError("expected one decoder call and one sample per depth step")
     sampled = codes[0, 1:].to(torch.int32)
     guided = torch.cat(record["guided_logits"])
+    sample_probs = torch.cat(record["sample_probs"])
     for step in range(steps):
-        probs = _probabilities(guided[step:step + 1], encoders._AR_SAMPLING_TOP_K)
-        pick = int(torch.argmax(probs / exp_draws[step:step + 1]))
+        pick = int(torch.argmax(sample_probs[step:step + 1] / exp_draws[step:step + 1]))
         if pick != int(sampled[step]):
             raise GoldenSelfCheckError(f"step {step}: argmax(p/E) = {pick}, upstream sampled {int(sampled[step])}")
     final_hidden = torch.stack(record["final_hidden"])
@@ -119,7 +130,7 @@ def _run_frame(model, last_hidden, c0_embedding, sampler, steps, vocab):
     return {
         "last_hidden": last_hidden, "c0_embedding": c0_embedding, "exp_draws": exp_draws,
         "final_hidden": final_hidden, "head_logits": torch.stack([out for _, out in record["head_logits"]]),
-        "guided_logits": guided, "codes": sampled, "hidden": hidden,
+        "guided_logits": guided, "codes": sampled, "hidden": hidden, "sample_probs": sample_probs,
     }
 
 
@@ -160,7 +171,6 @@ def main(argv):
     if len(argv) != 5 or argv[1] not in geometries.GEOMETRIES or not argv[2].isdigit():
         print(f"usage: {argv[0]} GEOMETRY SEED CHECKPOINT_ROOT OUT_FILE", file=sys.stderr)
         return 64
-    torch.set_num_threads(1)
     diffusers_logging.set_verbosity_error()
     try:
         print(write_golden(argv[1], int(argv[2]), argv[3], argv[4]))

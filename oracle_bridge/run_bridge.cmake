@@ -1,7 +1,5 @@
 # Runs the oracle bridge for ctest with the project venv's python; a missing venv FAILS (never skips).
 #   cmake -DVENV_PYTHON=<python> -DBRIDGE_DIR=<oracle_bridge> -DOUT_DIR=<dir> -DMODE=<mode> -P run_bridge.cmake
-# MODE reproduce:   remove OUT_DIR, generate_all.py OUT_DIR, then compare_committed.py OUT_DIR (goldens, manifest
-#                   and embedded checkpoint must be bit-identical to the committed ones).
 # MODE checkpoints: generate_all.py OUT_DIR --checkpoints-only (checked against the committed manifest).
 foreach(var VENV_PYTHON BRIDGE_DIR OUT_DIR MODE)
   if(NOT DEFINED ${var})
@@ -20,12 +18,8 @@ function(run_step)
   endif()
 endfunction()
 
-if(MODE STREQUAL "reproduce")
-  file(REMOVE_RECURSE "${OUT_DIR}")
-  run_step("${BRIDGE_DIR}/generate_all.py" "${OUT_DIR}")
-  run_step("${BRIDGE_DIR}/compare_committed.py" "${OUT_DIR}")
-elseif(MODE STREQUAL "checkpoints")
+if(MODE STREQUAL "checkpoints")
   run_step("${BRIDGE_DIR}/generate_all.py" "${OUT_DIR}" --checkpoints-only)
 else()
-  message(FATAL_ERROR "run_bridge.cmake: MODE must be reproduce or checkpoints, got '${MODE}'")
+  message(FATAL_ERROR "run_bridge.cmake: MODE must be checkpoints, got '${MODE}'")
 endif()

@@ -10,40 +10,18 @@
 #include "gates/lib/depth_runs.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
-#include "gates/lib/near_tie.h"
+#include "gates/lib/code_agreement.h"
 #include "engine/ops/sampler_math.h"
 
 namespace music3::gates {
 namespace {
 
-struct CodeTally {
-  int compared = 0, equal = 0, near_ties = 0, defects = 0;
-};
-
-// Compares run `a` against reference codes `ref` frame by frame, stopping a frame at
-// its first difference; guided logits of both sides judge whether it is a near-tie.
-CodeTally compare_codes(const CaseRun& a, const std::vector<int32_t>& ref, const std::vector<float>& ref_guided,
-                        const std::vector<float>& draws, int64_t frames, int S, int V, const std::string& what) {
-  CodeTally t;
-  for (int64_t f = 0; f < frames; ++f)
-    for (int s = 0; s < S; ++s) {
-      const size_t i = size_t(f) * size_t(S) + size_t(s);
-      ++t.compared;
-      if (a.codes[i] == ref[i]) {
-        ++t.equal;
-        continue;
-      }
-      const float* ga = a.guided.data() + i * size_t(V);
-      const float* gr = ref_guided.data() + i * size_t(V);
-      if (shared_near_tie(ga, gr, draws.data() + i * size_t(V), a.codes[i], ref[i])) {
-        ++t.near_ties;
-      } else {
-        ++t.defects;
-        ADD_FAILURE() << what << " frame " << f << " step " << s << ": code " << a.codes[i] << " vs " << ref[i]
-                      << " is not a shared near-tie";
-      }
-      break;  // the rest of this frame follows a different code
-    }
+// Run `a` against reference codes `ref` under the same draws; a defect is reported as a failure.
+CodeAgreement judge_codes(const CaseRun& a, const std::vector<int32_t>& ref, const std::vector<float>& ref_guided,
+                            const std::vector<float>& draws, int64_t frames, int S, int V, const std::string& what) {
+  CodeAgreement t =
+      compare_codes(a.codes.data(), a.guided.data(), ref.data(), ref_guided.data(), draws.data(), frames, S, V);
+  for (const auto& defect : t.defects_found) ADD_FAILURE() << what << " " << defect;
   return t;
 }
 
@@ -54,7 +32,7 @@ TEST(DepthCodes, InjectedOracleDrawsGiveTheOracleCodes) {
     for (auto [req, q] : {std::pair{depth::ArmRequest::Host, cpu_queue()}, std::pair{depth::ArmRequest::Device, gate_queue()}}) {
       const CaseRun run = run_case(c, g, q, {req, /*replay*/ true, /*forced*/ false});
       const std::string arm = depth::arm_name(run.arm);
-      const CodeTally t = compare_codes(run, g.codes, g.guided, g.exp_draws, g.frames, cfg.steps(), cfg.vocab,
+      const CodeAgreement t = judge_codes(run, g.codes, g.guided, g.exp_draws, g.frames, cfg.steps(), cfg.vocab,
                                         c.name() + " " + arm + " vs oracle");
       EXPECT_EQ(t.defects, 0) << c.name() << " " << arm;
       EXPECT_GT(t.equal, 0) << c.name() << " " << arm;
@@ -91,7 +69,7 @@ TEST(DepthCodes, OwnGeneratorIsArmThreadAndRunIndependent) {
       const size_t V = size_t(cfg.vocab), S = size_t(cfg.steps());
       for (size_t i = 0; i < draws.size(); ++i)
         draws[i] = sampler::exp1_draw(seed, (i / V) / S, uint32_t((i / V) % S), uint32_t(i % V));
-      const CodeTally t = compare_codes(d, h1.codes, h1.guided, draws, g.frames, cfg.steps(), cfg.vocab,
+      const CodeAgreement t = judge_codes(d, h1.codes, h1.guided, draws, g.frames, cfg.steps(), cfg.vocab,
                                         c.name() + " device vs host (generator)");
       EXPECT_EQ(t.defects, 0);
       record("f.codes_generator", c.name(), "defects", t.defects, 0);

@@ -64,8 +64,10 @@ depth::DepthWeights load_case_weights(const OracleCase& c) {
   return w;
 }
 
-OracleGolden read_golden(const OracleCase& c, const depth::DepthConfig& cfg) {
-  io::SafetensorsFile f(golden_path(c));
+OracleGolden read_golden(const OracleCase& c, const depth::DepthConfig& cfg) { return read_golden(golden_path(c), cfg); }
+
+OracleGolden read_golden(const std::string& path, const depth::DepthConfig& cfg) {
+  io::SafetensorsFile f(path);
   OracleGolden g;
   g.frames = f.tensor("codes").shape[0];
   const int64_t F = g.frames, S = cfg.steps(), H = cfg.hidden, V = cfg.vocab;
@@ -77,6 +79,7 @@ OracleGolden read_golden(const OracleCase& c, const depth::DepthConfig& cfg) {
   g.guided = take<float>(f, "guided_logits", DType::F32, {F, S, V});
   g.codes = take<int32_t>(f, "codes", DType::I32, {F, S});
   g.hidden = take<bf16>(f, "hidden", DType::BF16, {F, S, H});
+  g.sample_probs = take<float>(f, "sample_probs", DType::F32, {F, S, V});
   return g;
 }
 

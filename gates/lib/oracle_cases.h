@@ -30,6 +30,7 @@ struct OracleGolden {
   std::vector<float> guided;       // [F,S,V]
   std::vector<int32_t> codes;      // [F,S]
   std::vector<bf16> hidden;        // [F,S,H]
+  std::vector<float> sample_probs;  // [F,S,V] what upstream's sampler hands to torch.multinomial
 };
 
 std::string source_dir();
@@ -39,5 +40,7 @@ std::string golden_path(const OracleCase& c);
 // Loads the case's checkpoint after checking its sha256 against the manifest.
 depth::DepthWeights load_case_weights(const OracleCase& c);
 OracleGolden read_golden(const OracleCase& c, const depth::DepthConfig& cfg);
+// Reads a golden file of the same layout from anywhere (e.g. a regeneration).
+OracleGolden read_golden(const std::string& path, const depth::DepthConfig& cfg);
 
 }  // namespace music3::gates

@@ -85,7 +85,7 @@ Battery::Battery(const BatteryOptions& o, const Catalogue& c, std::vector<Mutati
   executables_ = executables_of(gate_ids_);
   targets_ = executables_;
   for (const auto& s : c.setup) targets_.insert(targets_.end(), s.targets.begin(), s.targets.end());
-  build_ = BuildDir{wt.source(), wt.root() + "/build", cuda, o.jobs};
+  build_ = BuildDir{wt.source(), wt.root() + "/build", cuda, o.jobs, oracle_python(o.repo)};
   record_.provenance.revision = revision;
   std::filesystem::create_directories(json_dir_);
 }
@@ -197,7 +197,12 @@ void Battery::test_mutation(MutationResult& r) {
     std::vector<std::string> objects;
     for (auto& o : objects_depending_on(build_, file))
       if (inputs.count(o)) objects.push_back(std::move(o));
-    if (objects.empty()) throw std::runtime_error("no object of the mutation's gates depends on " + m.file);
+    // A file that a gate executes at run time (a script) changes no object: the gate run is the proof.
+    bool interpreted = objects.empty();
+    for (const auto& g : m.gates) interpreted = interpreted && c_.gates.at(g).runs_file(m.file);
+    if (objects.empty() && !interpreted)
+      throw std::runtime_error("no object of the mutation's gates depends on " + m.file);
+    if (interpreted) note(log, "interpreted: every gate runs " + m.file + " at run time; no object to rebuild");
     auto before = mtimes_ns(objects);
     Patch patch = Patch::apply(file, m.original, m.replacement);
     check_diff(r, patch);
@@ -212,7 +217,7 @@ void Battery::test_mutation(MutationResult& r) {
         if (after.at(o) <= before.at(o)) throw std::runtime_error("the mutant build did not rebuild " + o);
       r.objects_rebuilt = objects;
       r.hashes = hash_executables(build_, executables_of(m.gates));
-      bool identical = true;
+      bool identical = !interpreted;
       for (const auto& [exe, h] : r.hashes) identical = identical && record_.baseline_hashes.at(exe) == h;
       if (identical) {
         r.outcome = Outcome::Equivalent;

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -21,10 +22,17 @@ std::string absolute_in(const std::string& dir, const std::string& p) {
 
 }  // namespace
 
+std::string oracle_python(const std::string& repo) {
+  if (const char* given = std::getenv("MUSIC3_ORACLE_PYTHON"); given && *given) return given;
+  const std::string venv = repo + "/.venv/bin/python";
+  return fs::exists(venv) ? venv : "";
+}
+
 void configure(const BuildDir& b, const std::string& log) {
-  ProcessResult r = run_process({{"cmake", "-G", "Ninja", "-S", b.source, "-B", b.dir, "-DCMAKE_BUILD_TYPE=Release",
-                                  std::string("-DMUSIC3_CUDA=") + (b.cuda ? "ON" : "OFF")},
-                                 "", {}, log, 0});
+  std::vector<std::string> argv{"cmake", "-G", "Ninja", "-S", b.source, "-B", b.dir, "-DCMAKE_BUILD_TYPE=Release",
+                                std::string("-DMUSIC3_CUDA=") + (b.cuda ? "ON" : "OFF")};
+  if (!b.oracle_python.empty()) argv.push_back("-DMUSIC3_ORACLE_PYTHON=" + b.oracle_python);
+  ProcessResult r = run_process({argv, "", {}, log, 0});
   if (!r.ok()) throw std::runtime_error("cmake configure of " + b.source + " failed (" + r.describe() + "), see " + log);
 }
 

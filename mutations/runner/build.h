@@ -19,11 +19,15 @@ struct BuildDir {
   std::string dir;     // the build directory
   bool cuda = false;
   int jobs = 1;
+  std::string oracle_python;  // -DMUSIC3_ORACLE_PYTHON for the worktree ("" = the worktree's own default)
 
   std::string executable(const std::string& name) const { return dir + "/bin/" + name; }
 };
 
 void configure(const BuildDir& b, const std::string& log);
+// The oracle venv's python the gates should run: $MUSIC3_ORACLE_PYTHON, else <repo>/.venv/bin/python when it
+// exists (a worktree has no venv of its own), else "".
+std::string oracle_python(const std::string& repo);
 ProcessResult build_targets(const BuildDir& b, const std::vector<std::string>& targets, const std::string& log);
 void clean(const BuildDir& b, const std::string& log);
 

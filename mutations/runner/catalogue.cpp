@@ -51,8 +51,9 @@ std::string read_text(const std::filesystem::path& p) {
 
 Gate parse_gate(const std::string& id, const json& j) {
   std::string where = "gate \"" + id + "\"";
-  require_keys(j, where, {"executable", "labels"}, {"args"});
-  Gate g{id, string_at(j, "executable", where), strings_at(j, "args", where), strings_at(j, "labels", where)};
+  require_keys(j, where, {"executable", "labels"}, {"args", "runs"});
+  Gate g{id, string_at(j, "executable", where), strings_at(j, "args", where), strings_at(j, "labels", where),
+         strings_at(j, "runs", where)};
   if (g.executable.empty() || g.executable.find('/') != std::string::npos)
     fail(where, "\"executable\" must be a plain name in <build>/bin, got \"" + g.executable + "\"");
   if (g.has_label("cpu") == g.has_label("gpu")) fail(where, "labels must contain exactly one of cpu, gpu");
@@ -101,6 +102,12 @@ Mutation parse_mutation(const json& j, size_t index, const Catalogue& c, const s
 bool Gate::has_label(const std::string& l) const {
   for (const auto& x : labels)
     if (x == l) return true;
+  return false;
+}
+
+bool Gate::runs_file(const std::string& file) const {
+  for (const auto& r : runs)
+    if (file == r || (!r.empty() && r.back() == '/' && file.rfind(r, 0) == 0)) return true;
   return false;
 }
 

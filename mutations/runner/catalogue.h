@@ -31,7 +31,11 @@ struct Gate {
   std::string executable;  // a name in <build>/bin, also its ninja target
   std::vector<std::string> args;
   std::vector<std::string> labels;
+  // Source paths (files, or folders ending in '/') the gate executes at run time rather than
+  // compiles: a mutation there changes no object, so it is proven by the gate run alone.
+  std::vector<std::string> runs;
   bool has_label(const std::string& l) const;
+  bool runs_file(const std::string& file) const;
 };
 
 enum class Expected { Killed, Survived };
