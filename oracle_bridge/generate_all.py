@@ -16,7 +16,6 @@ exactly the weights the committed goldens were made from. Exit status: 0 ok, 1 m
 import json
 import os
 import pathlib
-import platform
 import shutil
 import sys
 import time
@@ -49,10 +48,9 @@ def golden_file(outdir, geometry, seed):
 
 
 def versions():
-    found = {package: pins.installed_version(package)
-             for package in ("torch", "diffusers", "safetensors", "numpy", "transformers")}
-    found["python"] = platform.python_version()
-    return found
+    """The pinned packages' versions (pins.py enforces them; the interpreter's version is the producer's)."""
+    return {package: pins.installed_version(package)
+            for package in ("torch", "diffusers", "safetensors", "numpy", "transformers")}
 
 
 def build_manifest(outdir, written):

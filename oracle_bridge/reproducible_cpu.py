@@ -16,7 +16,7 @@ Haswell CPU (qemu-user, AVX2 without AVX-512); without them, the goldens' bf16 o
 
 Contract: call `pin()` before anything imports torch (it exits with status 2, naming the cause, when torch
 was already imported on another capability). `describe()` returns what produced the files (CPU model and
-SIMD flags, torch's capability and backends) for the manifest; it is provenance, never compared.
+SIMD flags, the interpreter, torch's capability and backends) for the manifest; it is provenance, never compared.
 """
 import os
 import platform
@@ -66,6 +66,7 @@ def describe():
         "cpu_model": model,
         "cpu_flags": flags,
         "machine": platform.machine(),
+        "python": platform.python_version(),
         "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(),
         "mkldnn_enabled": torch.backends.mkldnn.enabled,
         "threads": torch.get_num_threads(),
