@@ -5,7 +5,8 @@ Contract: `build_tiny(out)` and `build_qwen(tiktoken_path, out)` write `out/toke
 `Qwen2Tokenizer.from_pretrained` (what the pipeline does) and check that every added token has its checkpoint id;
 they return the reloaded tokenizer.
 - tiny: a byte-level BPE trained by `tokenizers.BpeTrainer` (Qwen2 pre-tokenizer, the 256 byte symbols as the
-  initial alphabet) on TRAINING_TEXT, padded with unreachable `<|tiny_unused_N|>` entries up to id 151642, so the
+  initial alphabet) on TRAINING_TEXT, plus DIGIT_MERGES (merges that Qwen2's one-digit \\p{N} rule must leave
+  unused: they make a tokenizer that groups digits visible in the ids), padded with unreachable `<|tiny_unused_N|>` entries up to id 151642, so the
   added tokens land on 151643..151674. Deterministic: same bytes on every run.
 - qwen: the Qwen base vocabulary (dashscope==2.0.2's `qwen.tiktoken`, 151643 base64 token/rank lines, sha256
   QWEN_TIKTOKEN_SHA256) converted to vocab + merges: one merge per multi-byte token, the last merge rank-BPE makes
@@ -38,6 +39,9 @@ TRAINING_TEXT = [
     "numbers 0123456789 and 2024-06-01 at 12:30, 3.14159",
     "emoji 🎵🎶🎸 👩‍👩‍👧 ❤️ 🇯🇵",
 ]
+
+
+DIGIT_MERGES = [("1", "2"), ("2", "0"), ("0", "0"), ("9", "9"), ("1", "9")]
 
 
 def byte_level(data: bytes) -> str:
@@ -83,6 +87,9 @@ def build_tiny(out):
     model = json.loads(tok.to_str())["model"]
     vocab = dict(model["vocab"])
     merges = [tuple(m) for m in model["merges"]]
+    for a, b in DIGIT_MERGES:
+        vocab[a + b] = len(vocab)
+        merges.append((a, b))
     for i in range(len(vocab), BASE_VOCAB):
         vocab[f"<|tiny_unused_{i}|>"] = i
     return _wrap_and_save(vocab, merges, out)
