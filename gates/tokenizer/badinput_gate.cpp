@@ -80,6 +80,8 @@ TEST(TokenizerBadInput, CorruptOrTruncatedTokenizerJsonIsRefused) {
     expect_refused([&] { parse_tokenizer_json(tiny_json().substr(0, cut), "cut.json"); }, TokenizerErrorKind::kCorruptFile,
                    "cut.json");
   expect_refused([] { parse_tokenizer_json("[1, 2]", "array.json"); }, TokenizerErrorKind::kCorruptFile, "not a JSON object");
+  // Found by tokenizer_fuzz: a number overflowing a double is nlohmann's out_of_range, not a parse_error.
+  expect_refused([] { parse_tokenizer_json("{\"model\": 9e99999}", "huge.json"); }, TokenizerErrorKind::kCorruptFile, "huge.json");
   expect_refused([] { build_edited([](json& j) { j.erase("model"); }); }, TokenizerErrorKind::kCorruptFile, "'model'");
   expect_refused([] { build_edited([](json& j) { j["model"]["vocab"]["a"] = "x"; }); }, TokenizerErrorKind::kCorruptFile,
                  "model.vocab[a]");

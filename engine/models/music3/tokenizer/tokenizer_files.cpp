@@ -26,6 +26,8 @@ json parse(std::string_view text, const std::string& origin) {
     return j;
   } catch (const json::parse_error& e) {
     corrupt(origin, "not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
+  } catch (const json::exception& e) {  // e.g. out_of_range for a number that overflows a double
+    corrupt(origin, std::string("not readable JSON: ") + e.what());
   }
 }
 
