@@ -2,7 +2,6 @@
 
 #include <utf8proc.h>
 
-#include <array>
 #include <cstdio>
 
 #include "engine/models/music3/tokenizer/utf8.h"

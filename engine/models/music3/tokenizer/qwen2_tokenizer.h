@@ -41,7 +41,7 @@ class Qwen2Tokenizer {
   // added token's content.
   const std::string& piece(uint32_t id) const;
   std::optional<uint32_t> added_token_id(std::string_view content) const;
-  size_t vocab_size() const { return pieces_.size(); }
+  size_t vocab_size() const { return pieces_.size(); }  // vocabulary plus added tokens (HF: len(tokenizer))
   size_t merge_count() const { return bpe_.merge_count(); }
 
  private:
