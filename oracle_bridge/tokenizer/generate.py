@@ -4,7 +4,7 @@ committed manifest.
   generate.py OUT_DIR --tiktoken PATH [--write-manifest]
 
 Contract: OUT_DIR/{tiny,qwen}/tokenizer/{tokenizer.json,tokenizer_config.json}, OUT_DIR/corpus.json,
-OUT_DIR/tokens_{tiny,qwen}.json, OUT_DIR/rules.json, OUT_DIR/python_text.json. The qwen tokenizer (a 40 s
+OUT_DIR/tokens_{tiny,qwen}.json, OUT_DIR/sweep_{tiny,qwen}.json (every code point, corpus.sweep()), OUT_DIR/rules.json, OUT_DIR/python_text.json. The qwen tokenizer (a 40 s
 conversion) is rebuilt only when its files do not already hash to the manifest's values. Every output's sha256 must
 equal oracle_bridge/tokenizer/manifest.json (exit 1 naming the first file that differs), so the gates always read
 what was reviewed; --write-manifest rewrites the manifest instead (after an intended change). A missing tiktoken
@@ -80,13 +80,16 @@ def main():
 
     texts = corpus.corpus()
     write_json(out / "corpus.json", texts)
+    sweep = corpus.sweep()
     for name, tok in tokenizers.items():
         write_json(out / f"tokens_{name}.json", goldens.token_goldens(tok, texts))
+        write_json(out / f"sweep_{name}.json", goldens.token_goldens(tok, sweep))
     write_json(out / "rules.json", goldens.rule_goldens(tokenizers, rule_pairs(texts)))
     write_json(out / "python_text.json", goldens.python_text_goldens())
 
     names = [f"{t}/{f}" for t in tokenizers for f in TOKENIZER_FILES]
-    names += ["corpus.json", "tokens_tiny.json", "tokens_qwen.json", "rules.json", "python_text.json"]
+    names += ["corpus.json", "tokens_tiny.json", "tokens_qwen.json", "sweep_tiny.json", "sweep_qwen.json", "rules.json",
+              "python_text.json"]
     manifest = {"corpus_strings": len(texts), "qwen_tiktoken_sha256": build_tokenizers.QWEN_TIKTOKEN_SHA256,
                 "versions": pins.read_pins(), "files": {n: sha256(out / n) for n in names}}
     if args.write_manifest:
