@@ -7,22 +7,25 @@
 
 #include "engine/cli/args.h"
 #include "engine/cli/depth_command.h"
+#include "engine/cli/tokens_command.h"
 #include "engine/models/music3/depth/depth_selector.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << "music3: MiniMax-Music3 inference engine\n" << music3::cli::kDepthUsage;
+    std::cout << "music3: MiniMax-Music3 inference engine\n" << music3::cli::kDepthUsage << music3::cli::kTokensUsage;
     return args.empty() ? 2 : 0;
   }
   const std::string cmd = args[0];
   args.erase(args.begin());
   try {
     if (cmd == "depth") return music3::cli::run_depth_command(args);
-    std::cerr << "music3: unknown command '" << cmd << "'\n" << music3::cli::kDepthUsage;
+    if (cmd == "tokens") return music3::cli::run_tokens_command(args);
+    std::cerr << "music3: unknown command '" << cmd << "'\n" << music3::cli::kDepthUsage << music3::cli::kTokensUsage;
     return 2;
   } catch (const music3::cli::UsageError& e) {
-    std::cerr << "music3 " << cmd << ": " << e.what() << "\n" << music3::cli::kDepthUsage;
+    std::cerr << "music3 " << cmd << ": " << e.what() << "\n"
+              << (cmd == "tokens" ? music3::cli::kTokensUsage : music3::cli::kDepthUsage);
     return 2;
   } catch (const music3::depth::ArmRefused& e) {
     std::cerr << "music3 " << cmd << ": " << e.what() << "\n";
