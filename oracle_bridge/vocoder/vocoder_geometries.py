@@ -1,7 +1,7 @@
 """What the vocoder oracle generates: vocoder geometries, weight seeds, window lengths and derived seeds.
 
 Contract: GEOMETRIES maps a name to the keyword arguments of diffusers' `MiniMaxMusic3Vocoder` (`config`). Every
-geometry keeps upsampling_ratios (8, 8, 4, 2), so the hop is 512, the condition encoder's output hop that the
+geometry's upsampling_ratios multiply to 512 (the release's (8, 8, 4, 2) but for unit_stride), so the hop is 512, the condition encoder's output hop that the
 decode block crops by; the geometries vary the channel widths (latent, decoder input and hidden widths, down to 2
 and 3 channels in the last stage). Each geometry is generated for every weight seed in SEEDS with a parity window
 of parity_length(geometry, seed) latents. STITCH_GEOMETRY's seeds also get a stitching case: 1, 2 or 3 windows
@@ -20,6 +20,10 @@ GEOMETRIES = {
     # The realdims preset's vocoder (128 -> 64 -> 64), hidden 64 -> 32 -> 16 -> 8 -> 4.
     "realdims": {"config": dict(latent_channels=128, decoder_input_dim=64, decoder_hidden_dim=64,
                                 upsampling_ratios=RATIOS, sampling_rate=44100)},
+    # A stride-1 last block (ratios 8, 8, 8, 1; still hop 512): the only power-of-two stride whose padding
+    # ceil(s/2) differs from floor(s/2); its transposed conv shortens the output to 512 L - 1 samples.
+    "unit_stride": {"config": dict(latent_channels=16, decoder_input_dim=16, decoder_hidden_dim=32,
+                                   upsampling_ratios=[8, 8, 8, 1], sampling_rate=44100)},
 }
 SEEDS = tuple(range(6))
 STITCH_GEOMETRY = "narrow"
