@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/cli/args.h"
+#include "engine/core/queue.h"
 #include "engine/io/audio_file.h"
 #include "engine/io/safetensors.h"
 #include "engine/models/music3/vocoder/vocoder_loader.h"
@@ -56,19 +57,22 @@ int run_vocode_command(const std::vector<std::string>& argv) {
     throw UsageError(std::string("--arm: ") + e.what());
   }
   const int threads = static_cast<int>(a.get_int_or("--threads", 0, 0, 1024));
-  vocoder::select_vocoder_arm(*device, request);  // refuses by name before anything is loaded
+  vocoder::choose_vocoder_arm(*device, request);  // refuses by name before anything is loaded
+  const Queue queue = *device == DeviceType::CPU    ? cpu_queue(threads)
+                      : *device == DeviceType::CUDA ? cuda_queue(0)
+                                                    : fabricated_queue(*device);
 
   const auto t0 = std::chrono::steady_clock::now();
   vocoder::LoadReport report;
   const auto weights = vocoder::load_vocoder_checkpoint(*a.get("--checkpoint"), &report);
   io::SafetensorsFile latents(*a.get("--latents"));
-  vocoder::VocoderHostArm arm(weights, threads);
+  const auto arm = vocoder::make_vocoder_arm(weights, queue, request);
   std::vector<vocoder::Waveform> windows;
   std::vector<int64_t> lengths;
   for (int i = 0; latents.has("window" + std::to_string(i)); ++i) {
     int64_t length = 0;
     const auto lat = window_latents(latents, "window" + std::to_string(i), weights.cfg.latent_channels, &length);
-    windows.push_back(arm.decode(lat.data(), length));
+    windows.push_back(arm->decode(lat.data(), length));
     lengths.push_back(length);
   }
   if (windows.empty()) throw std::runtime_error(latents.path() + ": no tensor 'window0' (windows are window0, window1, ...)");
@@ -78,7 +82,7 @@ int run_vocode_command(const std::vector<std::string>& argv) {
 
   if (a.has("--json")) {
     nlohmann::json j = {{"out", out_path},           {"format", io::audio_format_name(format)},
-                        {"arm", "host"},             {"windows", lengths},
+                        {"arm", arm->kind() == vocoder::ArmKind::Host ? "host" : "device"},             {"windows", lengths},
                         {"samples", audio.samples},  {"sample_rate", weights.cfg.sampling_rate},
                         {"channels", 2},             {"weights_sha256", report.weights_sha256},
                         {"seconds", seconds}};

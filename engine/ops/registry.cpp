@@ -15,6 +15,10 @@ std::string op_name(OpId op) {
     case OpId::ExpDraws: return "exp_draws";
     case OpId::AddRmsNorm: return "add_rms_norm";
     case OpId::KvAppendAttention: return "kv_append_attention";
+    case OpId::Conv1d: return "conv1d";
+    case OpId::ConvTranspose1d: return "conv_transpose1d";
+    case OpId::Snake: return "snake";
+    case OpId::Tanh: return "tanh";
     case OpId::kCount: break;
   }
   return "op#" + std::to_string(static_cast<int>(op));

@@ -27,6 +27,10 @@ enum class OpId : uint8_t {
   ExpDraws,
   AddRmsNorm,
   KvAppendAttention,
+  Conv1d,
+  ConvTranspose1d,
+  Snake,
+  Tanh,
   kCount
 };
 std::string op_name(OpId op);

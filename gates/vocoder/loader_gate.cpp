@@ -10,6 +10,8 @@
 #include <map>
 
 #include "engine/io/safetensors.h"
+#include "engine/core/backend.h"
+#include "engine/models/music3/vocoder/vocoder_device_arm.h"
 #include "engine/models/music3/vocoder/vocoder_host_arm.h"
 #include "engine/models/music3/vocoder/vocoder_loader.h"
 #include "engine/models/music3/vocoder/vocoder_selector.h"
@@ -115,21 +117,42 @@ TEST(VocoderLoader, MissingUnexpectedNonFiniteZeroNormAndConfig) {
                  "latent_channels must be even");
 }
 
-TEST(VocoderSelection, HostOnCpuRefusedElsewhere) {
+TEST(VocoderSelection, HostOnCpuDeviceWhereProvidedRefusedElsewhere) {
+  using vocoder::ArmKind;
   using vocoder::ArmRequest;
-  EXPECT_EQ(vocoder::select_vocoder_arm(DeviceType::CPU, ArmRequest::Auto), vocoder::ArmKind::Host);
-  EXPECT_EQ(vocoder::select_vocoder_arm(DeviceType::CPU, ArmRequest::Host), vocoder::ArmKind::Host);
-  for (auto [dev, req] : {std::pair{DeviceType::CUDA, ArmRequest::Auto}, std::pair{DeviceType::CUDA, ArmRequest::Host},
-                          std::pair{DeviceType::CPU, ArmRequest::Device}}) {
-    try {
-      vocoder::select_vocoder_arm(dev, req);
-      ADD_FAILURE() << "selection did not refuse " << device_type_name(dev);
-    } catch (const vocoder::ArmRefused& e) {
-      EXPECT_EQ(e.device, dev);
-      EXPECT_NE(std::string(e.what()).find(device_type_name(dev)), std::string::npos) << e.what();
+  EXPECT_EQ(vocoder::choose_vocoder_arm(DeviceType::CPU, ArmRequest::Auto), ArmKind::Host);
+  EXPECT_EQ(vocoder::choose_vocoder_arm(DeviceType::CPU, ArmRequest::Host), ArmKind::Host);
+  EXPECT_EQ(vocoder::choose_vocoder_arm(DeviceType::CPU, ArmRequest::Device), ArmKind::Device);
+  if (cuda_device_available()) EXPECT_EQ(vocoder::choose_vocoder_arm(DeviceType::CUDA, ArmRequest::Auto), ArmKind::Device);
+  // Every device type without the vocoder's providers is refused by name, whatever the request.
+  size_t refused = 0;
+  for (DeviceType dev : all_device_types()) {
+    if (dev == DeviceType::CPU || vocoder::VocoderDeviceArm::providers_present(dev)) continue;
+    for (auto req : {ArmRequest::Auto, ArmRequest::Device}) {
+      try {
+        vocoder::choose_vocoder_arm(dev, req);
+        ADD_FAILURE() << "selection did not refuse " << device_type_name(dev);
+      } catch (const vocoder::ArmRefused& e) {
+        EXPECT_EQ(e.device, dev);
+        EXPECT_NE(std::string(e.what()).find(device_type_name(dev)), std::string::npos) << e.what();
+        ++refused;
+      }
     }
   }
+  EXPECT_GE(refused, 2u);
+  // Host on a non-CPU device is refused, never quietly served.
+  try {
+    vocoder::choose_vocoder_arm(DeviceType::CUDA, ArmRequest::Host);
+    ADD_FAILURE() << "Host on cuda was not refused";
+  } catch (const vocoder::ArmRefused& e) {
+    EXPECT_NE(std::string(e.what()).find("host arm runs on a CPU device only"), std::string::npos) << e.what();
+  }
   EXPECT_THROW(vocoder::arm_request_from_name("gpu"), std::invalid_argument);
+  // The production factory follows the choice.
+  const auto w = load_vocoder_case(kCase);
+  EXPECT_EQ(vocoder::make_vocoder_arm(w, cpu_queue(1), ArmRequest::Auto)->kind(), ArmKind::Host);
+  EXPECT_EQ(vocoder::make_vocoder_arm(w, cpu_queue(1), ArmRequest::Device)->kind(), ArmKind::Device);
+  EXPECT_THROW(vocoder::make_vocoder_arm(w, fabricated_queue(DeviceType::CUDA), ArmRequest::Host), vocoder::ArmRefused);
 }
 
 TEST(VocoderSelection, ReachabilityAndResidentDtype) {

@@ -16,6 +16,10 @@ void register_cpu_providers(OpRegistry& r) {
   r.add(OpId::ExpDraws, DeviceType::CPU, exp_draws_cpu);
   r.add(OpId::AddRmsNorm, DeviceType::CPU, add_rms_norm_cpu);
   r.add(OpId::KvAppendAttention, DeviceType::CPU, kv_append_attention_cpu);
+  r.add(OpId::Conv1d, DeviceType::CPU, conv1d_cpu);
+  r.add(OpId::ConvTranspose1d, DeviceType::CPU, conv_transpose1d_cpu);
+  r.add(OpId::Snake, DeviceType::CPU, snake_cpu);
+  r.add(OpId::Tanh, DeviceType::CPU, tanh_cpu);
 }
 
 }  // namespace music3::ops

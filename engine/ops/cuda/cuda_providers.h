@@ -18,5 +18,9 @@ void cfg_topk_sample_cuda(const Queue& q, const void* args);
 void exp_draws_cuda(const Queue& q, const void* args);
 void add_rms_norm_cuda(const Queue& q, const void* args);
 void kv_append_attention_cuda(const Queue& q, const void* args);
+void conv1d_cuda(const Queue& q, const void* args);
+void conv_transpose1d_cuda(const Queue& q, const void* args);
+void snake_cuda(const Queue& q, const void* args);
+void tanh_cuda(const Queue& q, const void* args);
 
 }  // namespace music3::ops

@@ -16,6 +16,10 @@ void register_cuda_providers(OpRegistry& r) {
   r.add(OpId::ExpDraws, DeviceType::CUDA, exp_draws_cuda);
   r.add(OpId::AddRmsNorm, DeviceType::CUDA, add_rms_norm_cuda);
   r.add(OpId::KvAppendAttention, DeviceType::CUDA, kv_append_attention_cuda);
+  r.add(OpId::Conv1d, DeviceType::CUDA, conv1d_cuda);
+  r.add(OpId::ConvTranspose1d, DeviceType::CUDA, conv_transpose1d_cuda);
+  r.add(OpId::Snake, DeviceType::CUDA, snake_cuda);
+  r.add(OpId::Tanh, DeviceType::CUDA, tanh_cuda);
 }
 
 }  // namespace music3::ops

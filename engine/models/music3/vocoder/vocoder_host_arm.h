@@ -9,21 +9,18 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/models/music3/vocoder/vocoder_arm.h"
 #include "engine/models/music3/vocoder/vocoder_host_math.h"
 #include "engine/models/music3/vocoder/vocoder_weights.h"
 
 namespace music3::vocoder {
 
-struct Waveform {
-  int64_t samples = 0;     // per stream
-  std::vector<bf16> data;  // [2][samples]: left, then right
-};
-
-class VocoderHostArm {
+class VocoderHostArm : public VocoderArm {
  public:
   VocoderHostArm(const VocoderWeights& weights, int threads) : w_(weights), threads_(threads) {}
-  Waveform decode(const bf16* latents, int64_t length);
-  int64_t forwards() const { return forwards_; }
+  Waveform decode(const bf16* latents, int64_t length) override;
+  int64_t forwards() const override { return forwards_; }
+  ArmKind kind() const override { return ArmKind::Host; }
 
  private:
   Activation decode_stream(const bf16* stream_latents, int64_t length) const;
