@@ -7,6 +7,9 @@
 //                                      upstream|kv|graph (a PyTorch reference, not gated)
 //   cmd:COMMAND                        any command speaking the peer protocol (peer_process.h)
 //   music3:PATH:ARM:DEVICE[:GEOMETRY]  a build's `music3 depth --json`, one process per repetition
+//   vocoder:ARM:DEVICE[:GEOMETRY[:LATENTS]]   this binary's vocoder, one window per frame (vocoder_in_process_arm.h)
+//   vocoder-peer:VARIANT:DEVICE[:GEOMETRY[:LATENTS]]  bench/peers/torch_vocoder_peer.py --serve, VARIANT
+//                                      upstream|folded (the diffusers vocoder, a PyTorch reference, not gated)
 // Contract: make_arm() throws std::invalid_argument naming the spec and what is wrong;
 // gated_binary() is the path of the binary whose gates decide whether a verdict may be
 // given (empty for a reference peer, which has no gates of ours).
