@@ -14,7 +14,7 @@
 //    start in this process (CPU 512 MiB parallel copy, CUDA 2 GiB device-to-device).
 // Frames are timed with the host clock around run_frame, which returns only after the
 // codes are on the host: everything is included. Counters: ms_per_frame,
-// bytes_per_frame (bench/support/depth_geometry.h), TBps or GBps, of_ceiling, floor_ms.
+// bytes_per_frame (bench/depth/depth_geometry.h), TBps or GBps, of_ceiling, floor_ms.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "bench/support/bench_main.h"
-#include "bench/support/depth_geometry.h"
+#include "bench/depth/depth_geometry.h"
 #include "bench/support/guarded.h"
 #include "bench/support/host_f32_linear.h"
 #include "bench/support/random_bf16.h"
