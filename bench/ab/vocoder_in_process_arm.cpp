@@ -21,12 +21,11 @@ InProcessVocoderArm::InProcessVocoderArm(const std::string& spec, const std::str
     throw std::invalid_argument("arm '" + spec + "': unknown device '" + device + "' (expected cpu or cuda)");
   const Queue q = *t == DeviceType::CPU ? cpu_queue(ctx.threads) : cuda_queue(0);
   weights_ = vocoder::synthetic_vocoder_weights(vocoder::vocoder_geometry(geometry), seed_);
-  const auto request = vocoder::arm_request_from_name(arm);
+  const auto request = runtime::arm_request_from_name(arm);
   arm_ = vocoder::make_vocoder_arm(weights_, q, request);
-  const bool host = arm_->kind() == vocoder::ArmKind::Host;
-  if (request != vocoder::ArmRequest::Auto && (request == vocoder::ArmRequest::Host) != host)
+  if (request != runtime::ArmRequest::Auto && runtime::arm_name(arm_->kind()) != arm)
     throw std::runtime_error("arm '" + spec + "': requested the " + arm + " arm, the selector chose " +
-                             (host ? "host" : "device"));
+                             runtime::arm_name(arm_->kind()));
   for (int i = 0; i < kWindows; ++i) windows_.push_back(vocoder::synthetic_latents(weights_.cfg, latents_, seed_ + i));
 }
 
@@ -49,7 +48,7 @@ std::vector<double> InProcessVocoderArm::run_repetition(int warmup, int frames) 
 
 nlohmann::json InProcessVocoderArm::describe() const {
   return {{"kind", "in-process vocoder"},
-          {"arm", arm_->kind() == vocoder::ArmKind::Host ? "host" : "device"},
+          {"arm", runtime::arm_name(arm_->kind())},
           {"geometry", geometry_},
           {"config", weights_.cfg.describe()},
           {"latents_per_window", latents_},

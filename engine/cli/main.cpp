@@ -10,8 +10,7 @@
 #include "engine/cli/tokens_command.h"
 #include "engine/cli/vocode_command.h"
 #include "engine/io/audio_file.h"
-#include "engine/models/music3/depth/depth_selector.h"
-#include "engine/models/music3/vocoder/vocoder_selector.h"
+#include "engine/runtime/arm.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -40,13 +39,10 @@ int main(int argc, char** argv) {
                   : cmd == "vocode" ? music3::cli::kVocodeUsage
                                     : music3::cli::kDepthUsage);
     return 2;
-  } catch (const music3::vocoder::ArmRefused& e) {
-    std::cerr << "music3 " << cmd << ": " << e.what() << "\n";
-    return 3;
   } catch (const music3::io::AudioFileError& e) {
     std::cerr << "music3 " << cmd << ": " << music3::io::audio_error_kind_name(e.kind) << ": " << e.what() << "\n";
     return 2;
-  } catch (const music3::depth::ArmRefused& e) {
+  } catch (const music3::runtime::ArmRefused& e) {
     std::cerr << "music3 " << cmd << ": " << e.what() << "\n";
     return 3;
   } catch (const std::exception& e) {

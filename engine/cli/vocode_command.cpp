@@ -50,17 +50,17 @@ int run_vocode_command(const std::vector<std::string>& argv) {
       a.has("--format") ? io::audio_format_from_name(*a.get("--format")) : io::audio_format_from_path(out_path);
   const auto device = device_type_from_name(a.get_or("--device", "cpu"));
   if (!device) throw UsageError("--device: unknown device '" + a.get_or("--device", "cpu") + "' (expected cpu or cuda)");
-  vocoder::ArmRequest request;
+  runtime::ArmRequest request;
   try {
-    request = vocoder::arm_request_from_name(a.get_or("--arm", "auto"));
+    request = runtime::arm_request_from_name(a.get_or("--arm", "auto"));
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--arm: ") + e.what());
   }
   const int threads = static_cast<int>(a.get_int_or("--threads", 0, 0, 1024));
-  vocoder::choose_vocoder_arm(*device, request);  // refuses by name before anything is loaded
   const Queue queue = *device == DeviceType::CPU    ? cpu_queue(threads)
                       : *device == DeviceType::CUDA ? cuda_queue(0)
                                                     : fabricated_queue(*device);
+  vocoder::choose_vocoder_arm(queue, request);  // refuses by name before anything is loaded
 
   const auto t0 = std::chrono::steady_clock::now();
   vocoder::LoadReport report;
@@ -82,7 +82,7 @@ int run_vocode_command(const std::vector<std::string>& argv) {
 
   if (a.has("--json")) {
     nlohmann::json j = {{"out", out_path},           {"format", io::audio_format_name(format)},
-                        {"arm", arm->kind() == vocoder::ArmKind::Host ? "host" : "device"},             {"windows", lengths},
+                        {"arm", runtime::arm_name(arm->kind())},             {"windows", lengths},
                         {"samples", audio.samples},  {"sample_rate", weights.cfg.sampling_rate},
                         {"channels", 2},             {"weights_sha256", report.weights_sha256},
                         {"seconds", seconds}};

@@ -8,7 +8,7 @@
 
 namespace music3::ops {
 namespace {
-void run(OpId op, const Queue& q, const void* args) { registry().lookup(op, q.device)(q, args); }
+void run(OpId op, const Queue& q, const void* args) { registry().select(op, q.device, args).run(q, args); }
 }  // namespace
 
 void conv1d(const Queue& q, const Conv1dArgs& a) {

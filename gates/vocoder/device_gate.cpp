@@ -2,12 +2,17 @@
 //  - CPU queue: the device arm on the CPU providers is bit-identical to the host arm on every parity case.
 //  - any queue: the device arm against the pinned upstream module (parity goldens, same bounds as the host arm),
 //    its band against the host arm, the 3-window stitching case, its resident bytes (every weight staged once,
-//    bf16) and its decode counter.
+//    bf16), its decode counter, and reachability: the ops it declares (what selection checks) are exactly the ops
+//    whose providers the table records as run.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
 
 #include "engine/models/music3/vocoder/vocoder_device_arm.h"
 #include "engine/models/music3/vocoder/vocoder_host_arm.h"
 #include "engine/models/music3/vocoder/vocoder_stitch.h"
+#include "engine/ops/registry.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
 #include "gates/vocoder/vocoder_bounds.h"
@@ -48,6 +53,22 @@ TEST(VocoderDevice, ParityBandResidencyAndReachability) {
       check_ulp(gate_id(), c.name(), "waveform_vs_host", band, vocoder_bounds::kVsOracle);
     }
   }
+}
+
+TEST(VocoderDevice, DeclaredOpsAreExactlyTheOpsThatRan) {
+  const Queue q = gate_queue(1);
+  const auto weights = load_vocoder_case({"narrow", 1});
+  const Bf16Tensor latents = read_bf16(vocoder_parity_golden({"narrow", 1}), "latents");
+  vocoder::VocoderDeviceArm device(weights, q);
+  ops::registry().reset_usage();
+  device.decode(latents.data.data(), latents.shape[2]);
+  std::set<ops::OpId> ran, declared(vocoder::VocoderDeviceArm::ops().begin(), vocoder::VocoderDeviceArm::ops().end());
+  for (const auto& use : ops::registry().usage())
+    if (use.device == q.device && use.calls > 0) ran.insert(use.op);
+  record(gate_id(), "narrow/seed1", "ops_ran_not_declared", double(std::count_if(ran.begin(), ran.end(), [&](auto op) {
+           return !declared.count(op);
+         })), 0);
+  EXPECT_EQ(ran, declared);
 }
 
 TEST(VocoderDevice, StitchesThreeWindows) {

@@ -2,35 +2,25 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "engine/io/safetensors.h"
 #include "engine/io/sha256.h"
 #include "engine/models/music3/vocoder/vocoder_loader.h"
+#include "gates/lib/oracle_paths.h"
 
 namespace music3::gates {
 namespace fs = std::filesystem;
 
 namespace {
-std::string env_or(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : fallback;
-}
+constexpr const char* kComponent = "vocoder";
 
-std::string oracle_dir() { return env_or("MUSIC3_VOCODER_ORACLE_DIR", MUSIC3_DEFAULT_VOCODER_ORACLE_DIR); }
-std::string goldens_dir() { return vocoder_source_dir() + "/oracle_bridge/vocoder/goldens"; }
-
-const nlohmann::json& manifest() {
-  static const nlohmann::json m = [] {
-    const std::string path = goldens_dir() + "/manifest.json";
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error(path + ": cannot open the vocoder oracle manifest");
-    return nlohmann::json::parse(in);
-  }();
-  return m;
+std::string checkpoints_root() {
+  const char* v = std::getenv("MUSIC3_VOCODER_ORACLE_DIR");
+  return v && *v ? v : MUSIC3_DEFAULT_VOCODER_ORACLE_DIR;
 }
+const nlohmann::json& manifest() { return oracle_manifest(kComponent); }
 
 std::vector<int64_t> shape_of(const Shape& s) {
   std::vector<int64_t> out;
@@ -38,8 +28,6 @@ std::vector<int64_t> shape_of(const Shape& s) {
   return out;
 }
 }  // namespace
-
-std::string vocoder_source_dir() { return env_or("MUSIC3_SOURCE_DIR", MUSIC3_DEFAULT_SOURCE_DIR); }
 
 std::vector<VocoderCase> vocoder_cases() {
   std::vector<VocoderCase> out;
@@ -57,14 +45,14 @@ std::vector<int> vocoder_stitch_seeds() {
 std::string vocoder_stitch_geometry() { return manifest().at("stitch").at("geometry").get<std::string>(); }
 
 std::string vocoder_checkpoint_dir(const VocoderCase& c) {
-  return oracle_dir() + "/checkpoints/" + c.geometry + "/seed" + std::to_string(c.seed) + "/vocoder";
+  return checkpoints_root() + "/checkpoints/" + c.geometry + "/seed" + std::to_string(c.seed) + "/vocoder";
 }
 
 vocoder::VocoderWeights load_vocoder_case(const VocoderCase& c) {
   const std::string rel = "checkpoints/" + c.geometry + "/seed" + std::to_string(c.seed) +
                           "/vocoder/diffusion_pytorch_model.safetensors";
   const std::string expected = manifest().at("files").at(rel).at("sha256").get<std::string>();
-  const std::string path = oracle_dir() + "/" + rel;
+  const std::string path = checkpoints_root() + "/" + rel;
   if (!fs::exists(path))
     throw std::runtime_error(path + ": missing; the ctest fixture vocoder_oracle (vocoder_oracle_setup) writes it");
   const std::string actual = io::sha256_file(path);
@@ -74,10 +62,10 @@ vocoder::VocoderWeights load_vocoder_case(const VocoderCase& c) {
 }
 
 std::string vocoder_parity_golden(const VocoderCase& c) {
-  return goldens_dir() + "/parity/" + c.geometry + "/seed" + std::to_string(c.seed) + ".safetensors";
+  return goldens_dir(kComponent) + "/parity/" + c.geometry + "/seed" + std::to_string(c.seed) + ".safetensors";
 }
 
-std::string vocoder_stitch_golden(int seed) { return goldens_dir() + "/stitch/seed" + std::to_string(seed) + ".safetensors"; }
+std::string vocoder_stitch_golden(int seed) { return goldens_dir(kComponent) + "/stitch/seed" + std::to_string(seed) + ".safetensors"; }
 
 Bf16Tensor read_bf16(const std::string& file, const std::string& tensor) {
   io::SafetensorsFile f(file);

@@ -1,8 +1,8 @@
-// The vocoder oracle as the gates see it: every (geometry, seed) of oracle_bridge/vocoder/goldens/manifest.json,
+// The vocoder oracle as the gates see it: every (geometry, seed) of oracle_bridge/goldens/vocoder/manifest.json,
 // its committed parity golden, the stitching goldens, and each checkpoint as the `vocoder_oracle` fixture
 // regenerated it (verified by sha256 against the manifest before it is loaded, so a gate never compares against
-// weights the goldens were not made from). Paths: MUSIC3_SOURCE_DIR and MUSIC3_VOCODER_ORACLE_DIR from the
-// environment, defaulting to the configure-time locations. Every reader throws naming the file and tensor.
+// weights the goldens were not made from). Paths: gates/lib/oracle_paths.h for the goldens, and
+// MUSIC3_VOCODER_ORACLE_DIR (default: the configure-time build/vocoder_oracle) for the checkpoints. Every reader throws naming the file and tensor.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -24,7 +24,6 @@ struct Bf16Tensor {
   std::vector<bf16> data;
 };
 
-std::string vocoder_source_dir();
 std::vector<VocoderCase> vocoder_cases();     // every geometry x seed of the manifest
 std::vector<int> vocoder_stitch_seeds();      // the seeds with a stitching golden
 std::string vocoder_stitch_geometry();

@@ -7,7 +7,7 @@ Usage: generate.py OUTDIR [--checkpoints-only]
     are inputs and which outputs, the producer (provenance, never compared), and per file its sha256 and per
     tensor its dtype, shape and sha256.
 OUTDIR/checkpoints (and OUTDIR/goldens, unless --checkpoints-only) are removed first. The committed copies live in
-oracle_bridge/vocoder/goldens/ (copy OUTDIR/goldens there after an intended change).
+oracle_bridge/goldens/vocoder/ (copy OUTDIR/goldens/* there after an intended change).
 --checkpoints-only writes the checkpoints alone (the ctest fixture `vocoder_oracle`) and requires each to match the
 sha256 in the committed manifest, so the gates read exactly the weights the goldens were made from.
 Exit status: 0 ok, 1 mismatch, 2 pin violation, 64 usage.
@@ -37,7 +37,7 @@ import make_vocoder_goldens  # noqa: E402
 import manifest  # noqa: E402
 import vocoder_geometries as geometries  # noqa: E402
 
-COMMITTED_MANIFEST = HERE / "goldens" / "manifest.json"
+COMMITTED_MANIFEST = HERE.parent / "goldens" / "vocoder" / "manifest.json"
 
 
 def build_manifest(outdir, written):

@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "engine/core/bf16.h"
+#include "engine/runtime/arm.h"
 
 namespace music3::vocoder {
 
-enum class ArmKind { Host, Device };
+using runtime::ArmKind;
 
 struct Waveform {
   int64_t samples = 0;     // per stream

@@ -5,6 +5,7 @@
 #include "engine/ops/ops.h"
 #include "engine/ops/registry.h"
 #include "engine/ops/vocoder_ops.h"
+#include "engine/runtime/device_pools.h"
 
 namespace music3::vocoder {
 
@@ -40,18 +41,18 @@ struct VocoderDeviceArm::Act {
   DeviceBuffer buf;  // [2][channels][time] on the queue's device
 };
 
-bool VocoderDeviceArm::providers_present(DeviceType device) {
-  for (auto op : {ops::OpId::Conv1d, ops::OpId::ConvTranspose1d, ops::OpId::Snake, ops::OpId::Tanh, ops::OpId::Add})
-    if (!ops::registry().has(op, device)) return false;
-  return true;
+std::span<const ops::OpId> VocoderDeviceArm::ops() {
+  static constexpr ops::OpId kOps[] = {ops::OpId::Conv1d, ops::OpId::ConvTranspose1d, ops::OpId::Snake,
+                                       ops::OpId::Tanh, ops::OpId::Add};
+  return kOps;
 }
 
 VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q)
     : cfg_(weights.cfg), q_(q), w_(std::make_unique<Staged>()) {
-  for (auto op : {ops::OpId::Conv1d, ops::OpId::ConvTranspose1d, ops::OpId::Snake, ops::OpId::Tanh, ops::OpId::Add})
+  for (auto op : ops())
     if (!ops::registry().has(op, q.device)) throw ops::MissingProvider(op, q.device);
-  if (!q.backend) throw std::runtime_error("vocoder device arm: the queue has no backend");
-  pool_ = std::make_unique<DevicePool>(*q.backend);
+  pool_ = runtime::shared_device_pool(q);
+  if (!pool_) throw std::runtime_error("vocoder device arm: the queue has no backend, so no device pool");
   auto upload = [&](const std::vector<bf16>& host) {
     DeviceBuffer b = pool_->acquire(host.size() * sizeof(bf16));
     q_.backend->copy(b.data(), host.data(), host.size() * sizeof(bf16), CopyKind::HostToDevice, q_.stream);

@@ -1,19 +1,23 @@
 // The vocoder's device arm: the same forward as the host arm, written against the op entry points
 // (engine/ops/vocoder_ops.h, ops::add) on a Queue, so it runs on any device with providers, the CPU included.
 // Contract: the constructor stages every weight onto the queue's device once (conv weights tap-major
-// [K, Cout, Cin] for the GEMM-per-tap conv1d, transposed-conv weights as torch stores them); staging throws
-// ops::MissingProvider-derived errors naming the op and device when a provider is absent (checked up front).
+// [K, Cout, Cin] for the GEMM-per-tap conv1d, transposed-conv weights as torch stores them) from the queue's
+// shared device pool (runtime/device_pools.h); it throws ops::MissingProvider naming the op and device when one
+// of ops() has no provider there, and std::runtime_error when the queue has no backend. ops() lists every op
+// decode() issues (the selector and the reachability gate read it).
 // decode() copies one window's latents [C][L] bf16 to the device (as [2, C/2, L]: the stereo streams are the
 // batch), runs the forward, and copies [2][output_length(L)] bf16 back. Activations and scratch come from the
-// arm's DevicePool. forwards() counts decodes; staged_bytes() is the resident weight bytes (all bf16).
+// same pool. forwards() counts decodes; staged_bytes() is the resident weight bytes (all bf16).
 // One instance is used by one thread at a time; the queue must outlive it.
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "engine/core/device_pool.h"
 #include "engine/core/queue.h"
+#include "engine/ops/registry.h"
 #include "engine/models/music3/vocoder/vocoder_arm.h"
 #include "engine/models/music3/vocoder/vocoder_weights.h"
 
@@ -30,7 +34,7 @@ class VocoderDeviceArm : public VocoderArm {
   int64_t forwards() const override { return forwards_; }
   ArmKind kind() const override { return ArmKind::Device; }
   size_t staged_bytes() const { return staged_bytes_; }
-  static bool providers_present(DeviceType device);  // every op the arm calls has a provider
+  static std::span<const ops::OpId> ops();
 
  private:
   struct StagedConv;
@@ -42,7 +46,7 @@ class VocoderDeviceArm : public VocoderArm {
 
   VocoderConfig cfg_;
   Queue q_;
-  std::unique_ptr<DevicePool> pool_;
+  DevicePool* pool_ = nullptr;
   std::unique_ptr<Staged> w_;
   size_t staged_bytes_ = 0;
   int64_t forwards_ = 0;

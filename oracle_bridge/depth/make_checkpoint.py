@@ -17,7 +17,8 @@ Running it twice writes identical bytes.
 import pathlib
 import sys
 
-import pins
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # the shared bridge modules
+import pins  # noqa: E402
 import reproducible_cpu
 
 pins.require_pinned()

@@ -19,7 +19,7 @@
 
 #include "bench/support/bench_main.h"
 #include "bench/support/copy_ceiling.h"
-#include "bench/support/depth_geometry.h"
+#include "bench/depth/depth_geometry.h"
 #include "bench/support/guarded.h"
 #include "bench/support/queue_buffer.h"
 #include "bench/support/random_bf16.h"

@@ -1,4 +1,4 @@
-#include "gates/lib/depth_runs.h"
+#include "gates/depth/depth_runs.h"
 
 namespace music3::gates {
 

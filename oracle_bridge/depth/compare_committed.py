@@ -3,7 +3,7 @@
 Usage: compare_committed.py REGEN_DIR [--update]
   REGEN_DIR is generate_all.py's OUTDIR. Byte for byte:
     oracle_bridge/embedded/<component>/  with REGEN_DIR/<manifest's embedded path>/ (checkpoint and config);
-    oracle_bridge/goldens/**             with REGEN_DIR/goldens/**: the same set of files; per golden its
+    oracle_bridge/goldens/depth/**       with REGEN_DIR/goldens/**: the same set of files; per golden its
                                          metadata, every tensor's dtype and shape, and the bytes of the manifest's
                                          input tensors (inputs, recorded draws);
     goldens/manifest.json                every key but the producer (provenance) and the sha256 of golden files
@@ -21,7 +21,8 @@ import pathlib
 import shutil
 import sys
 
-import pins
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # the shared bridge modules
+import pins  # noqa: E402
 
 pins.require_pinned()
 
@@ -29,8 +30,8 @@ import manifest  # noqa: E402
 import reproducible_cpu  # noqa: E402
 import safetensors_file  # noqa: E402
 
-BRIDGE_DIR = pathlib.Path(__file__).resolve().parent
-COMMITTED_GOLDENS = BRIDGE_DIR / "goldens"
+BRIDGE_DIR = pathlib.Path(__file__).resolve().parent.parent
+COMMITTED_GOLDENS = BRIDGE_DIR / "goldens" / "depth"
 COMMITTED_EMBEDDED = BRIDGE_DIR / "embedded"
 
 
@@ -161,7 +162,7 @@ def update(regen_dir):
     embedded_source = regen_dir / listed["embedded"]["path"]
     shutil.rmtree(COMMITTED_GOLDENS, ignore_errors=True)
     shutil.copytree(regen_dir / "goldens", COMMITTED_GOLDENS)
-    shutil.rmtree(COMMITTED_EMBEDDED, ignore_errors=True)
+    shutil.rmtree(COMMITTED_EMBEDDED / embedded_source.name, ignore_errors=True)
     shutil.copytree(embedded_source, COMMITTED_EMBEDDED / embedded_source.name)
 
 

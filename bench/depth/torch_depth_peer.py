@@ -1,7 +1,7 @@
 """PyTorch peers of the depth stage, timed per frame, for the A/B runner (bench/ab).
 
 Variants, all bf16 with random weights (torch's own initialisation, seeded) at a geometry of
-bench/support/depth_geometry.h (full: hidden 4096, 4 layers, 16 heads, ffn 6144, vocab 1024, 8 codebooks):
+bench/depth/depth_geometry.h (full: hidden 4096, 4 layers, 16 heads, ffn 6144, vocab 1024, 8 codebooks):
   upstream  diffusers' own schedule: `encoders._generate_depth_codes` on the upstream
             `MiniMaxMusic3RVQDepthDecoder`, recomputing the growing sequence in 7 calls per frame, with
             projection, heads, CFG and upstream's top-k sampler (on the default generator of the device).

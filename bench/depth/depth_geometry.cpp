@@ -1,4 +1,4 @@
-#include "bench/support/depth_geometry.h"
+#include "bench/depth/depth_geometry.h"
 
 namespace music3::bench {
 

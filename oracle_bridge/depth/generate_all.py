@@ -10,7 +10,7 @@ Usage: generate_all.py OUTDIR [--checkpoints-only]
 OUTDIR/checkpoints (and OUTDIR/goldens, unless --checkpoints-only) are removed first, so nothing stale survives.
 
 --checkpoints-only writes the checkpoints alone (the ctest fixture `oracle_checkpoints`) and then requires each
-to match the sha256 recorded in the committed manifest, oracle_bridge/goldens/manifest.json, so C++ gates read
+to match the sha256 recorded in the committed manifest, oracle_bridge/goldens/depth/manifest.json, so C++ gates read
 exactly the weights the committed goldens were made from. Exit status: 0 ok, 1 mismatch, 2 pin violation.
 """
 import json
@@ -20,7 +20,8 @@ import shutil
 import sys
 import time
 
-import pins
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # the shared bridge modules
+import pins  # noqa: E402
 import reproducible_cpu
 
 pins.require_pinned()
@@ -35,8 +36,8 @@ import make_checkpoint  # noqa: E402
 import make_goldens  # noqa: E402
 import manifest  # noqa: E402
 
-BRIDGE_DIR = pathlib.Path(__file__).resolve().parent
-COMMITTED_MANIFEST = BRIDGE_DIR / "goldens" / "manifest.json"
+BRIDGE_DIR = pathlib.Path(__file__).resolve().parent.parent
+COMMITTED_MANIFEST = BRIDGE_DIR / "goldens" / "depth" / "manifest.json"
 
 
 def checkpoint_root(outdir, geometry, seed):

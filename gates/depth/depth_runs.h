@@ -3,12 +3,12 @@
 // `forced` the golden's codes are fed back (teacher forcing), so every call sees
 // the oracle's inputs and per-call outputs are comparable; otherwise the engine's
 // own generator keyed by `seed` is used. Traces are concatenated frame after frame
-// in the golden's layout ([F,S,2,H], [F,S,2,V], [F,S,V]).
+// in the golden's layout ([F,S,2,H], [F,S,2,V], [F,S,V]). Thread-safe (no shared state).
 #pragma once
 #include <vector>
 
 #include "engine/models/music3/depth/depth_engine.h"
-#include "gates/lib/oracle_cases.h"
+#include "gates/depth/depth_oracle_cases.h"
 
 namespace music3::gates {
 

@@ -35,7 +35,8 @@ import pathlib
 import sys
 import types
 
-import pins
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # the shared bridge modules
+import pins  # noqa: E402
 import reproducible_cpu
 
 pins.require_pinned()

@@ -1,4 +1,4 @@
-#include "gates/lib/oracle_cases.h"
+#include "gates/depth/depth_oracle_cases.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -11,20 +11,7 @@
 
 namespace music3::gates {
 namespace {
-std::string env_or(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : fallback;
-}
-
-const nlohmann::json& manifest() {
-  static const nlohmann::json m = [] {
-    const std::string path = source_dir() + "/oracle_bridge/goldens/manifest.json";
-    std::ifstream f(path);
-    if (!f) throw std::runtime_error("cannot open the oracle manifest " + path);
-    return nlohmann::json::parse(f);
-  }();
-  return m;
-}
+const nlohmann::json& manifest() { return oracle_manifest("depth"); }
 
 template <class T>
 std::vector<T> take(const io::SafetensorsFile& f, const std::string& name, DType dt, const Shape& shape) {
@@ -35,9 +22,6 @@ std::vector<T> take(const io::SafetensorsFile& f, const std::string& name, DType
 }
 }  // namespace
 
-std::string source_dir() { return env_or("MUSIC3_SOURCE_DIR", MUSIC3_DEFAULT_SOURCE_DIR); }
-std::string oracle_dir() { return env_or("MUSIC3_ORACLE_DIR", MUSIC3_DEFAULT_ORACLE_DIR); }
-
 std::vector<OracleCase> oracle_cases() {
   std::vector<OracleCase> cases;
   for (const auto& g : manifest().at("geometries").items())
@@ -46,7 +30,7 @@ std::vector<OracleCase> oracle_cases() {
 }
 
 std::string golden_path(const OracleCase& c) {
-  return source_dir() + "/oracle_bridge/goldens/" + c.geometry + "/seed" + std::to_string(c.seed) + ".safetensors";
+  return goldens_dir("depth") + "/" + c.geometry + "/seed" + std::to_string(c.seed) + ".safetensors";
 }
 
 depth::DepthWeights load_case_weights(const OracleCase& c) {
