@@ -22,4 +22,19 @@ inline constexpr UlpBounds kVsOracle{/*median*/ 0.5, /*mean*/ 40.0, /*p999*/ 400
 // fails on any case); every other parity mutation stays <= 0.022 on every case.
 inline constexpr double kMinExactFraction = 0.40;
 
+// The device arm on CUDA (cuBLAS GEMMs per tap, f32 accumulation in cuBLAS's order, not torch's CPU order) against
+// the same goldens and against the host arm. Its rare differing roundings are amplified by the chaos above, so this
+// end-to-end band is coarse by nature; the CUDA arm's logic is pinned by the CPU-provider run of the same arm
+// (bit-identical to the host arm) and its kernels by the op gates (op_conv1d_cuda, ... against f64 references).
+// Correct worst, H200 at da01bb2 (24 cases, vs oracle and vs host): median 8 (odd/seed0, odd/seed3), mean 229.9
+// (realdims/seed0, where a few near-silent samples reach 2.4e6 ULP), p99.9 9435 (odd/seed2), max_conditioned 206
+// (odd/seed3), bit-exact fraction 0.0578 (realdims/seed0: 770 of 13312).
+// Tightest defects: the CPU battery's parity mutations (median >= 29 on every case, max_conditioned 585 for
+// tanh dropped, exact fraction <= 0.030); the CUDA kernels' own mutations (cuda-* in the catalogue) are run by the
+// GPU battery on the H200. The mean cannot separate tanh-dropped (82.8) from the correct worst: it only guards
+// against a blow-up; the median, max_conditioned and the exact fraction are the discriminating statistics.
+inline constexpr UlpBounds kCudaVsOracle{/*median*/ 16.0, /*mean*/ 400.0, /*p999*/ 20000.0,
+                                         /*max_conditioned*/ 400.0};
+inline constexpr double kCudaMinExactFraction = 0.04;  // correct worst 0.0578 | tightest mutation 0.030
+
 }  // namespace music3::gates::vocoder_bounds
