@@ -1,5 +1,5 @@
 // ab-bench: the A/B runner. Compares two arms in this binary (or peers), or the same arm
-// of two builds at two git revisions, and writes reports/bench/<date>-<name>.{md,json,svg}.
+// of two builds at two git revisions, and writes reports/bench/depth/<date>-<name>.{md,json,svg}.
 // Exit codes: 0 a verdict was given, 4 the report was written but the verdict is
 // REFUSED (gates failed or absent), 2 usage error, 1 any other failure (named on stderr).
 // `ab-bench gates` runs a gate command and writes the gate record the runs then cite
@@ -34,10 +34,11 @@ const char* const kUsage =
     "                [--work-dir DIR] [--cmake-args ARGS] [--targets TARGETS] [options]\n"
     "       ab-bench gates --cmd CMD --binaries PATH[,PATH...] --out FILE [--cwd DIR] [--git-rev REV]\n"
     "SPEC: depth:ARM:DEVICE[:GEOMETRY] | peer:VARIANT:DEVICE[:GEOMETRY] | cmd:COMMAND | music3:PATH:ARM:DEVICE[:GEOMETRY]\n"
+    "      | vocoder:ARM:DEVICE[:GEOMETRY[:LATENTS]] | vocoder-peer:upstream|folded:DEVICE[:GEOMETRY[:LATENTS]]\n"
     "      ARM host|device|auto, DEVICE cpu|cuda, GEOMETRY full|mid|tiny (default full), VARIANT upstream|kv|graph\n"
     "options: --reps N (>= 9, default 15) --frames N (20) --warmup N (3) --seed S (0) --threads N (0: all cores)\n"
     "         --gates-json FILE[,FILE...] and/or --gates-cmd CMD (two-build mode: {src} and {build} are replaced)\n"
-    "         --out-dir DIR (default SOURCE/reports/bench) --git-rev REV --peer-timeout SECONDS (600)\n"
+    "         --out-dir DIR (default SOURCE/reports/bench/depth) --git-rev REV --peer-timeout SECONDS (600)\n"
     "         --python PYTHON (peers; default $MUSIC3_PEER_PYTHON or python3)\n"
     "Without a passing gate record for every timed binary of ours the verdict is REFUSED.\n";
 
@@ -155,7 +156,7 @@ int ab_command(const std::vector<std::string>& argv) {
   const AbResult result = run_ab(*arm_a, spec_a, *arm_b, spec_b, o, rc.gate_records, std::cerr);
   rc.finished_utc = utc_now_iso8601();
   rc.gpu_end = gpu_state();
-  const ReportPaths paths = write_ab_report(result, rc, a.get_or("--out-dir", src + "/reports/bench"));
+  const ReportPaths paths = write_ab_report(result, rc, a.get_or("--out-dir", src + "/reports/bench/depth"));
   std::cout << name << ": B against A: " << verdict_name(result.verdict.verdict) << "  A " << median(result.a.rep_ms)
             << " ms/frame, B " << median(result.b.rep_ms) << " ms/frame, B/A " << result.ratio << " [" << result.ratio_ci.lo
             << ", " << result.ratio_ci.hi << "]\n  " << paths.md << "\n  " << paths.json << "\n  " << paths.svg << "\n";

@@ -3,10 +3,13 @@
 // Specs:
 //   depth:ARM:DEVICE[:GEOMETRY]        this binary's DepthEngine (ARM host|device|auto,
 //                                      DEVICE cpu|cuda, GEOMETRY full|mid|tiny; default full)
-//   peer:VARIANT:DEVICE[:GEOMETRY]     bench/peers/torch_depth_peer.py --serve, VARIANT
+//   peer:VARIANT:DEVICE[:GEOMETRY]     bench/depth/torch_depth_peer.py --serve, VARIANT
 //                                      upstream|kv|graph (a PyTorch reference, not gated)
 //   cmd:COMMAND                        any command speaking the peer protocol (peer_process.h)
 //   music3:PATH:ARM:DEVICE[:GEOMETRY]  a build's `music3 depth --json`, one process per repetition
+//   vocoder:ARM:DEVICE[:GEOMETRY[:LATENTS]]   this binary's vocoder, one window per frame (vocoder_in_process_arm.h)
+//   vocoder-peer:VARIANT:DEVICE[:GEOMETRY[:LATENTS]]  bench/vocoder/torch_vocoder_peer.py --serve, VARIANT
+//                                      upstream|folded (the diffusers vocoder, a PyTorch reference, not gated)
 // Contract: make_arm() throws std::invalid_argument naming the spec and what is wrong;
 // gated_binary() is the path of the binary whose gates decide whether a verdict may be
 // given (empty for a reference peer, which has no gates of ours).
@@ -28,7 +31,7 @@ class Arm {
 };
 
 struct ArmContext {
-  std::string source_dir;  // where bench/peers/ lives
+  std::string source_dir;  // where bench/<component>/ (the peers) lives
   std::string python = "python3";
   uint64_t seed = 0;       // weights, inputs and draws
   int threads = 0;         // CPU threads of in-process arms (0: all cores)

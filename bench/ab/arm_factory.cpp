@@ -11,6 +11,7 @@
 #include "bench/ab/music3_cli_arm.h"
 #include "bench/ab/peer_process.h"
 #include "bench/ab/shell.h"
+#include "bench/ab/vocoder_in_process_arm.h"
 
 namespace music3::bench {
 namespace {
@@ -24,8 +25,9 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 [[noreturn]] void bad(const std::string& spec, const std::string& why) {
   throw std::invalid_argument("arm '" + spec + "': " + why +
-                              " (expected depth:ARM:DEVICE[:GEOMETRY], peer:VARIANT:DEVICE[:GEOMETRY], cmd:COMMAND "
-                              "or music3:PATH:ARM:DEVICE[:GEOMETRY])");
+                              " (expected depth:ARM:DEVICE[:GEOMETRY], peer:VARIANT:DEVICE[:GEOMETRY], cmd:COMMAND, "
+                              "music3:PATH:ARM:DEVICE[:GEOMETRY], vocoder:ARM:DEVICE[:GEOMETRY[:LATENTS]] or "
+                              "vocoder-peer:VARIANT:DEVICE[:GEOMETRY[:LATENTS]])");
 }
 
 }  // namespace
@@ -52,10 +54,29 @@ std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx) {
   }
   if (kind == "peer") {
     if (f.size() < 2 || f.size() > 3) bad(spec, "peer takes VARIANT:DEVICE[:GEOMETRY]");
-    const std::string script = ctx.source_dir + "/bench/peers/torch_depth_peer.py";
+    const std::string script = ctx.source_dir + "/bench/depth/torch_depth_peer.py";
     const std::string command = shell_quote(ctx.python) + " " + shell_quote(script) + " --serve --variant " +
                                 shell_quote(f[0]) + " --device " + shell_quote(f[1]) + " --geometry " +
                                 shell_quote(f.size() == 3 ? f[2] : "full") + " --seed " + std::to_string(ctx.seed);
+    return std::make_unique<PeerArm>(spec, command, script, ctx.peer_timeout_s);
+  }
+  if (kind == "vocoder" || kind == "vocoder-peer") {
+    if (f.size() < 2 || f.size() > 4) bad(spec, kind + " takes ARM:DEVICE[:GEOMETRY[:LATENTS]]");
+    const std::string geometry = f.size() >= 3 ? f[2] : "full";
+    int64_t latents = 689;
+    if (f.size() == 4) {
+      try {
+        latents = std::stoll(f[3]);
+      } catch (const std::exception&) {
+        bad(spec, "LATENTS '" + f[3] + "' is not an integer");
+      }
+    }
+    if (kind == "vocoder") return std::make_unique<InProcessVocoderArm>(spec, f[0], f[1], geometry, latents, ctx);
+    const std::string script = ctx.source_dir + "/bench/vocoder/torch_vocoder_peer.py";
+    const std::string command = shell_quote(ctx.python) + " " + shell_quote(script) + " --serve --variant " +
+                                shell_quote(f[0]) + " --device " + shell_quote(f[1]) + " --geometry " +
+                                shell_quote(geometry) + " --latents " + std::to_string(latents) + " --seed " +
+                                std::to_string(ctx.seed);
     return std::make_unique<PeerArm>(spec, command, script, ctx.peer_timeout_s);
   }
   if (kind == "music3") {

@@ -3,7 +3,7 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "bench/support/depth_geometry.h"
+#include "bench/depth/depth_geometry.h"
 #include "engine/core/device_type.h"
 #include "engine/core/queue.h"
 #include "engine/models/music3/depth/depth_synthetic.h"

@@ -8,12 +8,15 @@
 #include "engine/cli/args.h"
 #include "engine/cli/depth_command.h"
 #include "engine/cli/tokens_command.h"
-#include "engine/models/music3/depth/depth_selector.h"
+#include "engine/cli/vocode_command.h"
+#include "engine/io/audio_file.h"
+#include "engine/runtime/arm.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << "music3: MiniMax-Music3 inference engine\n" << music3::cli::kDepthUsage << music3::cli::kTokensUsage;
+    std::cout << "music3: MiniMax-Music3 inference engine\n" << music3::cli::kDepthUsage << music3::cli::kTokensUsage
+              << music3::cli::kVocodeUsage;
     return args.empty() ? 2 : 0;
   }
   const std::string cmd = args[0];
@@ -21,13 +24,25 @@ int main(int argc, char** argv) {
   try {
     if (cmd == "depth") return music3::cli::run_depth_command(args);
     if (cmd == "tokens") return music3::cli::run_tokens_command(args);
+    if (cmd == "vocode") {
+      if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+        std::cout << music3::cli::kVocodeUsage;
+        return 0;
+      }
+      return music3::cli::run_vocode_command(args);
+    }
     std::cerr << "music3: unknown command '" << cmd << "'\n" << music3::cli::kDepthUsage << music3::cli::kTokensUsage;
     return 2;
   } catch (const music3::cli::UsageError& e) {
     std::cerr << "music3 " << cmd << ": " << e.what() << "\n"
-              << (cmd == "tokens" ? music3::cli::kTokensUsage : music3::cli::kDepthUsage);
+              << (cmd == "tokens"   ? music3::cli::kTokensUsage
+                  : cmd == "vocode" ? music3::cli::kVocodeUsage
+                                    : music3::cli::kDepthUsage);
     return 2;
-  } catch (const music3::depth::ArmRefused& e) {
+  } catch (const music3::io::AudioFileError& e) {
+    std::cerr << "music3 " << cmd << ": " << music3::io::audio_error_kind_name(e.kind) << ": " << e.what() << "\n";
+    return 2;
+  } catch (const music3::runtime::ArmRefused& e) {
     std::cerr << "music3 " << cmd << ": " << e.what() << "\n";
     return 3;
   } catch (const std::exception& e) {

@@ -76,3 +76,19 @@ std::string ComponentConfig::get_string(const std::string& key) const {
 }
 
 }  // namespace music3::io
+
+namespace music3::io {
+
+std::vector<int64_t> ComponentConfig::get_int_list(const std::string& key) const {
+  const nlohmann::json& v = at(key);
+  if (!v.is_array()) wrong_type(key, "an array of integers");
+  std::vector<int64_t> out;
+  for (const auto& e : v) {
+    if (!e.is_number_integer() || (e.is_number_unsigned() && e.get<uint64_t>() > uint64_t(INT64_MAX)))
+      wrong_type(key, "an array of integers");
+    out.push_back(e.get<int64_t>());
+  }
+  return out;
+}
+
+}  // namespace music3::io

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace music3::io {
 
@@ -26,6 +27,7 @@ class ComponentConfig {
   double get_float_or(const std::string& key, double fallback) const;
   bool get_bool(const std::string& key) const;
   std::string get_string(const std::string& key) const;
+  std::vector<int64_t> get_int_list(const std::string& key) const;  // a JSON array of integers
 
  private:
   const nlohmann::json& at(const std::string& key) const;

@@ -10,6 +10,7 @@
 
 #include "engine/core/bf16.h"
 #include "engine/ops/ops.h"
+#include "engine/ops/vocoder_ops.h"
 #include "engine/ops/registry.h"
 
 namespace music3::ops {
@@ -213,7 +214,19 @@ TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
        [&] {
          kv_append_attention(q, t(DType::BF16, {2, 48}), t(DType::BF16, {2, 4, 16}), t(DType::BF16, {2, 4, 16}), 0, 2,
                              0.25f, t(DType::BF16, {2, 16}));
-       }}};
+       }},
+      {"conv1d",
+       [&] {
+         conv1d(q, {t(DType::BF16, {2, 4, 10}), t(DType::BF16, {7, 3, 4}), t(DType::BF16, {3}),
+                    t(DType::BF16, {2, 4, 16}), t(DType::F32, {2, 3, 10}), t(DType::BF16, {2, 3, 10}), 1, 3});
+       }},
+      {"conv_transpose1d",
+       [&] {
+         conv_transpose1d(q, {t(DType::BF16, {2, 4, 10}), t(DType::BF16, {4, 3, 8}), t(DType::BF16, {3}),
+                              t(DType::BF16, {2, 24, 10}), t(DType::BF16, {2, 3, 40}), 4, 2});
+       }},
+      {"snake", [&] { snake(q, t(DType::BF16, {2, 4, 10}), t(DType::BF16, {4}), t(DType::BF16, {2, 4, 10})); }},
+      {"tanh", [&] { tanh(q, t(DType::BF16, {2, 4, 10}), t(DType::BF16, {2, 4, 10})); }}};
   ASSERT_EQ(calls.size(), static_cast<size_t>(OpId::kCount));
   for (const auto& [op, call] : calls) {
     try {

@@ -344,7 +344,7 @@ std::string default_out_dir(const BatteryOptions& o, const std::string& revision
                      (o.selection.label.empty() ? "all" : o.selection.label);
   if (o.selection.shard) name += "-shard" + std::to_string(o.selection.shard->k) + "of" + std::to_string(o.selection.shard->n);
   if (!o.selection.only.empty()) name += "-only-" + o.selection.only;
-  return o.repo + "/reports/mutations/" + name;
+  return o.repo + "/reports/mutations/" + (o.selection.component.empty() ? "all" : o.selection.component) + "/" + name;
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ enum ExitCode : int {
 struct BatteryOptions {
   std::string repo;       // toplevel of the user's repository
   std::string catalogue;  // catalogue path
-  std::string out;        // "" = <repo>/reports/mutations/<date>-<rev>-<label>
+  std::string out;        // "" = <repo>/reports/mutations/<component or all>/<date>-<rev>-<label>
   Selection selection;
   int jobs = 1;
   int verify_every = 10;  // 0 = only at the end

@@ -33,7 +33,7 @@ Shard parse_shard(const std::string& v) {
 }  // namespace
 
 const char* const kUsage =
-    "usage: mutation-battery [--repo DIR] [--catalogue PATH] [--label cpu|gpu] [--shard k/n]\n"
+    "usage: mutation-battery [--repo DIR] [--catalogue PATH] [--component NAME] [--label cpu|gpu] [--shard k/n]\n"
     "                        [--only ID] [--out DIR] [--jobs N] [--verify-every K] [--keep-worktree]\n"
     "Patches, rebuilds, hashes and gates every selected catalogue mutation in a private git\n"
     "worktree of HEAD. Exit: 0 all as expected, 1 an unexpected outcome, 3 baseline failure,\n"
@@ -56,6 +56,7 @@ bool parse_options(int argc, char** argv, BatteryOptions& o) {
     if (a == "--help" || a == "-h") return false;
     if (a == "--repo") repo_arg = value();
     else if (a == "--catalogue") o.catalogue = value();
+    else if (a == "--component") o.selection.component = value();
     else if (a == "--label") {
       o.selection.label = value();
       if (o.selection.label != "cpu" && o.selection.label != "gpu")
@@ -69,7 +70,7 @@ bool parse_options(int argc, char** argv, BatteryOptions& o) {
     else throw UsageError("unknown argument \"" + a + "\"");
   }
   o.repo = repo_toplevel(repo_arg);
-  if (o.catalogue.empty()) o.catalogue = o.repo + "/mutations/catalogue.json";
+  if (o.catalogue.empty()) o.catalogue = o.repo + "/mutations/catalogue";
   o.catalogue = std::filesystem::absolute(o.catalogue).string();
   if (!o.out.empty()) o.out = std::filesystem::absolute(o.out).string();
   return true;

@@ -18,5 +18,9 @@ void cfg_topk_sample_cpu(const Queue& q, const void* args);
 void exp_draws_cpu(const Queue& q, const void* args);
 void add_rms_norm_cpu(const Queue& q, const void* args);
 void kv_append_attention_cpu(const Queue& q, const void* args);
+void conv1d_cpu(const Queue& q, const void* args);
+void conv_transpose1d_cpu(const Queue& q, const void* args);
+void snake_cpu(const Queue& q, const void* args);
+void tanh_cpu(const Queue& q, const void* args);
 
 }  // namespace music3::ops

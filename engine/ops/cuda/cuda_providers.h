@@ -8,7 +8,9 @@
 namespace music3::ops {
 
 void rms_norm_cuda(const Queue& q, const void* args);
-void matmul_bt_cuda(const Queue& q, const void* args);
+void matmul_bt_gemv_cuda(const Queue& q, const void* args);
+bool matmul_bt_gemv_supports(const void* args);  // M <= 4
+void matmul_bt_cublas_cuda(const Queue& q, const void* args);
 void attention_decode_cuda(const Queue& q, const void* args);
 void silu_and_mul_cuda(const Queue& q, const void* args);
 void add_cuda(const Queue& q, const void* args);
@@ -18,5 +20,9 @@ void cfg_topk_sample_cuda(const Queue& q, const void* args);
 void exp_draws_cuda(const Queue& q, const void* args);
 void add_rms_norm_cuda(const Queue& q, const void* args);
 void kv_append_attention_cuda(const Queue& q, const void* args);
+void conv1d_cuda(const Queue& q, const void* args);
+void conv_transpose1d_cuda(const Queue& q, const void* args);
+void snake_cuda(const Queue& q, const void* args);
+void tanh_cuda(const Queue& q, const void* args);
 
 }  // namespace music3::ops

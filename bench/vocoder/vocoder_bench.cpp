@@ -1,0 +1,66 @@
+// bench-vocoder: one window (689 latents, the release's 200-frame window, unless noted) through the vocoder's
+// device arm on CUDA at the full geometry (the target: <= 4 ms per window on the H200), and on the CPU
+// through the host arm and the device arm on the CPU providers at the tiny geometry with 64 latents. Weights are
+// seeded synthetic ones (vocoder_synthetic.h). Each iteration is one decode(): latents uploaded, waveform on the
+// host. Counters: ms per window, samples per second, and the arm's GEMM FLOPs per second (2 x MACs of every
+// conv and transposed conv).
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "bench/support/bench_main.h"
+#include "engine/models/music3/vocoder/vocoder_device_arm.h"
+#include "engine/models/music3/vocoder/vocoder_host_arm.h"
+#include "engine/models/music3/vocoder/vocoder_synthetic.h"
+
+namespace music3::bench {
+namespace {
+
+double conv_flops(const vocoder::VocoderConfig& c, int64_t latents) {
+  double macs = 0, t = double(latents);
+  macs += double(c.stream_channels()) * c.input_dim * t;
+  macs += double(c.input_dim) * c.hidden_dim * 7 * t;
+  for (int i = 0; i < c.blocks(); ++i) {
+    const double in = c.stage_width(i), out = c.stage_width(i + 1), s = c.ratios[size_t(i)];
+    macs += in * out * 2 * s * t;  // transposed conv: every input sample meets all 2s taps
+    t *= s;
+    macs += 3 * (out * out * 7 + out * out) * t;
+  }
+  macs += double(c.stage_width(c.blocks())) * 7 * t;
+  return 2 * 2 * macs;  // two streams, two FLOPs per MAC
+}
+
+void register_window(const std::string& name, const Queue& q, const std::string& geometry, int64_t latents, bool host) {
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+    const auto w = vocoder::synthetic_vocoder_weights(vocoder::vocoder_geometry(geometry), 0);
+    const auto lat = vocoder::synthetic_latents(w.cfg, latents, 1);
+    std::unique_ptr<vocoder::VocoderArm> arm;
+    if (host)
+      arm = std::make_unique<vocoder::VocoderHostArm>(w, q.threads);
+    else
+      arm = std::make_unique<vocoder::VocoderDeviceArm>(w, q);
+    arm->decode(lat.data(), latents);  // warm-up: pool blocks, cuBLAS handle and heuristics
+    for (auto _ : state) benchmark::DoNotOptimize(arm->decode(lat.data(), latents).samples);
+    const double per_window = state.iterations() ? 1.0 : 0.0;
+    state.counters["windows_per_s"] = benchmark::Counter(per_window, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["samples_per_s"] =
+        benchmark::Counter(double(w.cfg.output_length(latents)), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["conv_flops_per_s"] = benchmark::Counter(conv_flops(w.cfg, latents), benchmark::Counter::kIsIterationInvariantRate);
+    state.SetLabel(geometry + ", " + std::to_string(latents) + " latents");
+  })->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+}  // namespace
+}  // namespace music3::bench
+
+int main(int argc, char** argv) {
+  using namespace music3::bench;
+  return run_bench_main(argc, argv, "bench-vocoder", [](const Ceilings& c) {
+    if (c.has_cuda) {
+      register_window("vocoder_window/device/cuda/full/689", c.gpu, "full", 689, false);
+      register_window("vocoder_window/device/cuda/mid/689", c.gpu, "mid", 689, false);
+    }
+    register_window("vocoder_window/host/cpu/tiny/64", c.cpu, "tiny", 64, true);
+    register_window("vocoder_window/device/cpu/tiny/64", c.cpu, "tiny", 64, false);
+  });
+}

@@ -1,0 +1,97 @@
+#include "engine/cli/vocode_command.h"
+
+#include <chrono>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "engine/cli/args.h"
+#include "engine/core/queue.h"
+#include "engine/io/audio_file.h"
+#include "engine/io/safetensors.h"
+#include "engine/models/music3/vocoder/vocoder_loader.h"
+#include "engine/models/music3/vocoder/vocoder_selector.h"
+#include "engine/models/music3/vocoder/vocoder_stitch.h"
+
+namespace music3::cli {
+
+const char* const kVocodeUsage =
+    "usage: music3 vocode --checkpoint DIR --latents FILE --out FILE [--format wav16|wav24|wav-float|flac]\n"
+    "                     [--device cpu|cuda] [--arm auto|host|device] [--threads N] [--force] [--json]\n";
+
+namespace {
+// One window's latents as [C][L] bf16, from a [1,C,L] or [C,L] BF16/F32 tensor.
+std::vector<bf16> window_latents(const io::SafetensorsFile& f, const std::string& name, int channels, int64_t* length) {
+  const Tensor t = f.tensor(name);
+  const bool batched = t.shape.rank == 3 && t.shape[0] == 1;
+  if (!(batched || t.shape.rank == 2) || t.shape[batched ? 1 : 0] != channels)
+    throw std::runtime_error(f.path() + ": tensor '" + name + "' has shape " + t.shape.str() + ", expected [1," +
+                             std::to_string(channels) + ",L] or [" + std::to_string(channels) + ",L]");
+  *length = t.shape[batched ? 2 : 1];
+  std::vector<bf16> out(static_cast<size_t>(t.numel()));
+  if (t.dtype == DType::BF16) {
+    for (size_t i = 0; i < out.size(); ++i) out[i] = t.as<const bf16>()[i];
+  } else if (t.dtype == DType::F32) {
+    for (size_t i = 0; i < out.size(); ++i) out[i] = to_bf16(t.as<const float>()[i]);
+  } else {
+    throw std::runtime_error(f.path() + ": tensor '" + name + "' has dtype " + std::string(dtype_name(t.dtype)) +
+                             ", expected BF16 or F32");
+  }
+  f.check_finite(name);
+  return out;
+}
+}  // namespace
+
+int run_vocode_command(const std::vector<std::string>& argv) {
+  Args a(argv, {"--checkpoint", "--latents", "--out", "--format", "--device", "--arm", "--threads"}, {"--force", "--json"});
+  for (const char* need : {"--checkpoint", "--latents", "--out"})
+    if (!a.has(need)) throw UsageError(std::string(need) + " is required");
+  const std::string out_path = *a.get("--out");
+  const io::AudioFormat format =
+      a.has("--format") ? io::audio_format_from_name(*a.get("--format")) : io::audio_format_from_path(out_path);
+  const auto device = device_type_from_name(a.get_or("--device", "cpu"));
+  if (!device) throw UsageError("--device: unknown device '" + a.get_or("--device", "cpu") + "' (expected cpu or cuda)");
+  runtime::ArmRequest request;
+  try {
+    request = runtime::arm_request_from_name(a.get_or("--arm", "auto"));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--arm: ") + e.what());
+  }
+  const int threads = static_cast<int>(a.get_int_or("--threads", 0, 0, 1024));
+  const Queue queue = *device == DeviceType::CPU    ? cpu_queue(threads)
+                      : *device == DeviceType::CUDA ? cuda_queue(0)
+                                                    : fabricated_queue(*device);
+  vocoder::choose_vocoder_arm(queue, request);  // refuses by name before anything is loaded
+
+  const auto t0 = std::chrono::steady_clock::now();
+  vocoder::LoadReport report;
+  const auto weights = vocoder::load_vocoder_checkpoint(*a.get("--checkpoint"), &report);
+  io::SafetensorsFile latents(*a.get("--latents"));
+  const auto arm = vocoder::make_vocoder_arm(weights, queue, request);
+  std::vector<vocoder::Waveform> windows;
+  std::vector<int64_t> lengths;
+  for (int i = 0; latents.has("window" + std::to_string(i)); ++i) {
+    int64_t length = 0;
+    const auto lat = window_latents(latents, "window" + std::to_string(i), weights.cfg.latent_channels, &length);
+    windows.push_back(arm->decode(lat.data(), length));
+    lengths.push_back(length);
+  }
+  if (windows.empty()) throw std::runtime_error(latents.path() + ": no tensor 'window0' (windows are window0, window1, ...)");
+  const auto audio = vocoder::stitch(windows);
+  io::write_audio_file(out_path, audio.data, 2, audio.samples, weights.cfg.sampling_rate, format, a.has("--force"));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  if (a.has("--json")) {
+    nlohmann::json j = {{"out", out_path},           {"format", io::audio_format_name(format)},
+                        {"arm", runtime::arm_name(arm->kind())},             {"windows", lengths},
+                        {"samples", audio.samples},  {"sample_rate", weights.cfg.sampling_rate},
+                        {"channels", 2},             {"weights_sha256", report.weights_sha256},
+                        {"seconds", seconds}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << out_path << ": " << audio.samples << " stereo frames at " << weights.cfg.sampling_rate << " Hz ("
+              << io::audio_format_name(format) << ") from " << windows.size() << " window(s) in " << seconds << " s\n";
+  }
+  return 0;
+}
+
+}  // namespace music3::cli

@@ -1,0 +1,183 @@
+#include "engine/models/music3/vocoder/vocoder_device_arm.h"
+
+#include <stdexcept>
+
+#include "engine/ops/ops.h"
+#include "engine/ops/registry.h"
+#include "engine/ops/vocoder_ops.h"
+#include "engine/runtime/device_pools.h"
+
+namespace music3::vocoder {
+
+namespace {
+constexpr int kStreams = 2;
+}
+
+struct VocoderDeviceArm::StagedConv {
+  int out = 0, in = 0, kernel = 0;
+  DeviceBuffer weight, bias;
+};
+
+struct VocoderDeviceArm::Staged {
+  struct Unit {
+    int dilation = 1;
+    DeviceBuffer alpha1, alpha2;
+    StagedConv conv1, conv2;
+  };
+  struct Block {
+    int stride = 1;
+    DeviceBuffer alpha;
+    StagedConv up;
+    Unit units[3];
+  };
+  StagedConv dec_in_proj, conv_in, conv_out;
+  std::vector<Block> blocks;
+  DeviceBuffer alpha_out;
+};
+
+struct VocoderDeviceArm::Act {
+  int channels = 0;
+  int64_t time = 0;
+  DeviceBuffer buf;  // [2][channels][time] on the queue's device
+};
+
+std::span<const ops::OpId> VocoderDeviceArm::ops() {
+  static constexpr ops::OpId kOps[] = {ops::OpId::Conv1d, ops::OpId::ConvTranspose1d, ops::OpId::Snake,
+                                       ops::OpId::Tanh, ops::OpId::Add};
+  return kOps;
+}
+
+VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q)
+    : cfg_(weights.cfg), q_(q), w_(std::make_unique<Staged>()) {
+  for (auto op : ops())
+    if (!ops::registry().has(op, q.device)) throw ops::MissingProvider(op, q.device);
+  pool_ = runtime::shared_device_pool(q);
+  if (!pool_) throw std::runtime_error("vocoder device arm: the queue has no backend, so no device pool");
+  auto upload = [&](const std::vector<bf16>& host) {
+    DeviceBuffer b = pool_->acquire(host.size() * sizeof(bf16));
+    q_.backend->copy(b.data(), host.data(), host.size() * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
+    staged_bytes_ += host.size() * sizeof(bf16);
+    return b;
+  };
+  auto stage = [&](const Conv& c) {
+    StagedConv s;
+    s.out = c.out, s.in = c.in, s.kernel = c.kernel;
+    if (c.transposed) {
+      s.weight = upload(c.weight);
+    } else {  // [Cout][Cin][K] -> tap-major [K][Cout][Cin]
+      std::vector<bf16> taps(c.weight.size());
+      for (int co = 0; co < c.out; ++co)
+        for (int ci = 0; ci < c.in; ++ci)
+          for (int k = 0; k < c.kernel; ++k)
+            taps[(size_t(k) * c.out + co) * c.in + ci] = c.weight[(size_t(co) * c.in + ci) * c.kernel + k];
+      s.weight = upload(taps);
+    }
+    s.bias = upload(c.bias);
+    return s;
+  };
+  w_->dec_in_proj = stage(weights.dec_in_proj);
+  w_->conv_in = stage(weights.conv_in);
+  for (const auto& b : weights.blocks) {
+    Staged::Block blk;
+    blk.stride = b.stride;
+    blk.alpha = upload(b.alpha);
+    blk.up = stage(b.up);
+    for (int u = 0; u < 3; ++u) {
+      blk.units[u].dilation = b.units[u].dilation;
+      blk.units[u].alpha1 = upload(b.units[u].alpha1);
+      blk.units[u].alpha2 = upload(b.units[u].alpha2);
+      blk.units[u].conv1 = stage(b.units[u].conv1);
+      blk.units[u].conv2 = stage(b.units[u].conv2);
+    }
+    w_->blocks.push_back(std::move(blk));
+  }
+  w_->alpha_out = upload(weights.alpha_out);
+  w_->conv_out = stage(weights.conv_out);
+  q_.synchronize();
+}
+
+VocoderDeviceArm::~VocoderDeviceArm() {
+  q_.synchronize();
+  w_.reset();
+}
+
+namespace {
+Tensor on(const Queue& q, void* data, DType dt, Shape s) { return Tensor{data, dt, s, q.device}; }
+}  // namespace
+
+VocoderDeviceArm::Act VocoderDeviceArm::conv(const Act& x, const StagedConv& c, int dilation, int pad) {
+  const int64_t t_pad = x.time + 2 * pad, t_out = t_pad - int64_t(dilation) * (c.kernel - 1);
+  DeviceBuffer xpad = pool_->acquire(size_t(kStreams) * c.in * t_pad * sizeof(bf16));
+  DeviceBuffer acc = pool_->acquire(size_t(kStreams) * c.out * t_out * sizeof(float));
+  Act y{c.out, t_out, pool_->acquire(size_t(kStreams) * c.out * t_out * sizeof(bf16))};
+  ops::Conv1dArgs a{on(q_, x.buf.data(), DType::BF16, Shape{kStreams, c.in, x.time}),
+                    on(q_, c.weight.data(), DType::BF16, Shape{c.kernel, c.out, c.in}),
+                    on(q_, c.bias.data(), DType::BF16, Shape{c.out}),
+                    on(q_, xpad.data(), DType::BF16, Shape{kStreams, c.in, t_pad}),
+                    on(q_, acc.data(), DType::F32, Shape{kStreams, c.out, t_out}),
+                    on(q_, y.buf.data(), DType::BF16, Shape{kStreams, c.out, t_out}),
+                    dilation,
+                    pad};
+  ops::conv1d(q_, a);
+  return y;
+}
+
+VocoderDeviceArm::Act VocoderDeviceArm::conv_transposed(const Act& x, const StagedConv& c, int stride, int pad) {
+  const int64_t l_out = (x.time - 1) * stride - 2 * int64_t(pad) + c.kernel;
+  DeviceBuffer cols = pool_->acquire(size_t(kStreams) * c.out * c.kernel * x.time * sizeof(bf16));
+  Act y{c.out, l_out, pool_->acquire(size_t(kStreams) * c.out * l_out * sizeof(bf16))};
+  ops::ConvTranspose1dArgs a{on(q_, x.buf.data(), DType::BF16, Shape{kStreams, c.in, x.time}),
+                             on(q_, c.weight.data(), DType::BF16, Shape{c.in, c.out, c.kernel}),
+                             on(q_, c.bias.data(), DType::BF16, Shape{c.out}),
+                             on(q_, cols.data(), DType::BF16, Shape{kStreams, int64_t(c.out) * c.kernel, x.time}),
+                             on(q_, y.buf.data(), DType::BF16, Shape{kStreams, c.out, l_out}),
+                             stride,
+                             pad};
+  ops::conv_transpose1d(q_, a);
+  return y;
+}
+
+void VocoderDeviceArm::snake(Act& x, const DeviceBuffer& alpha) {
+  const Tensor v = on(q_, x.buf.data(), DType::BF16, Shape{kStreams, x.channels, x.time});
+  ops::snake(q_, v, on(q_, alpha.data(), DType::BF16, Shape{x.channels}), v);
+}
+
+Waveform VocoderDeviceArm::decode(const bf16* latents, int64_t length) {
+  if (length <= 0) throw std::invalid_argument("vocoder: a window needs at least one latent, got " + std::to_string(length));
+  const int k = VocoderConfig::kKernel;
+  Act x{cfg_.stream_channels(), length, pool_->acquire(size_t(cfg_.latent_channels) * length * sizeof(bf16))};
+  q_.backend->copy(x.buf.data(), latents, size_t(cfg_.latent_channels) * length * sizeof(bf16), CopyKind::HostToDevice,
+                   q_.stream);
+  x = conv(x, w_->dec_in_proj, 1, 0);
+  x = conv(x, w_->conv_in, 1, k / 2);
+  for (const auto& blk : w_->blocks) {
+    snake(x, blk.alpha);
+    x = conv_transposed(x, blk.up, blk.stride, transposed_padding(blk.stride));
+    for (const auto& unit : blk.units) {
+      Act r{x.channels, x.time, pool_->acquire(size_t(kStreams) * x.channels * x.time * sizeof(bf16))};
+      const Tensor xv = on(q_, x.buf.data(), DType::BF16, Shape{kStreams * x.channels, x.time});
+      const Tensor x3 = on(q_, x.buf.data(), DType::BF16, Shape{kStreams, x.channels, x.time});
+      const Tensor r3 = on(q_, r.buf.data(), DType::BF16, Shape{kStreams, x.channels, x.time});
+      ops::snake(q_, x3, on(q_, unit.alpha1.data(), DType::BF16, Shape{x.channels}), r3);
+      r = conv(r, unit.conv1, unit.dilation, unit.dilation * (k - 1) / 2);
+      snake(r, unit.alpha2);
+      r = conv(r, unit.conv2, 1, 0);
+      const Tensor rv = on(q_, r.buf.data(), DType::BF16, Shape{kStreams * x.channels, x.time});
+      ops::add(q_, xv, rv, xv);  // the residual unit's identity
+    }
+  }
+  snake(x, w_->alpha_out);
+  x = conv(x, w_->conv_out, 1, k / 2);
+  const Tensor y = on(q_, x.buf.data(), DType::BF16, Shape{kStreams, 1, x.time});
+  ops::tanh(q_, y, y);
+  Waveform out;
+  out.samples = x.time;
+  if (out.samples != cfg_.output_length(length)) throw std::logic_error("vocoder: stream length differs from output_length()");
+  out.data.resize(size_t(kStreams) * out.samples);
+  q_.backend->copy(out.data.data(), x.buf.data(), out.data.size() * sizeof(bf16), CopyKind::DeviceToHost, q_.stream);
+  q_.synchronize();
+  ++forwards_;
+  return out;
+}
+
+}  // namespace music3::vocoder

@@ -1,0 +1,55 @@
+// The vocoder's device arm: the same forward as the host arm, written against the op entry points
+// (engine/ops/vocoder_ops.h, ops::add) on a Queue, so it runs on any device with providers, the CPU included.
+// Contract: the constructor stages every weight onto the queue's device once (conv weights tap-major
+// [K, Cout, Cin] for the GEMM-per-tap conv1d, transposed-conv weights as torch stores them) from the queue's
+// shared device pool (runtime/device_pools.h); it throws ops::MissingProvider naming the op and device when one
+// of ops() has no provider there, and std::runtime_error when the queue has no backend. ops() lists every op
+// decode() issues (the selector and the reachability gate read it).
+// decode() copies one window's latents [C][L] bf16 to the device (as [2, C/2, L]: the stereo streams are the
+// batch), runs the forward, and copies [2][output_length(L)] bf16 back. Activations and scratch come from the
+// same pool. forwards() counts decodes; staged_bytes() is the resident weight bytes (all bf16).
+// One instance is used by one thread at a time; the queue must outlive it.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "engine/core/device_pool.h"
+#include "engine/core/queue.h"
+#include "engine/ops/registry.h"
+#include "engine/models/music3/vocoder/vocoder_arm.h"
+#include "engine/models/music3/vocoder/vocoder_weights.h"
+
+namespace music3::vocoder {
+
+class VocoderDeviceArm : public VocoderArm {
+ public:
+  VocoderDeviceArm(const VocoderWeights& weights, const Queue& q);
+  ~VocoderDeviceArm();
+  VocoderDeviceArm(const VocoderDeviceArm&) = delete;
+  VocoderDeviceArm& operator=(const VocoderDeviceArm&) = delete;
+
+  Waveform decode(const bf16* latents, int64_t length) override;
+  int64_t forwards() const override { return forwards_; }
+  ArmKind kind() const override { return ArmKind::Device; }
+  size_t staged_bytes() const { return staged_bytes_; }
+  static std::span<const ops::OpId> ops();
+
+ private:
+  struct StagedConv;
+  struct Staged;
+  struct Act;
+  Act conv(const Act& x, const StagedConv& c, int dilation, int pad);
+  Act conv_transposed(const Act& x, const StagedConv& c, int stride, int pad);
+  void snake(Act& x, const DeviceBuffer& alpha);
+
+  VocoderConfig cfg_;
+  Queue q_;
+  DevicePool* pool_ = nullptr;
+  std::unique_ptr<Staged> w_;
+  size_t staged_bytes_ = 0;
+  int64_t forwards_ = 0;
+};
+
+}  // namespace music3::vocoder

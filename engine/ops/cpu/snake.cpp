@@ -1,0 +1,31 @@
+// snake on the CPU: one (batch, channel) row per parallel_for index, the six ops of upstream's Snake each
+// rounded to bf16: bf16(x + bf16(bf16(1/bf16(a + 1e-9)) * bf16(bf16(sin(bf16(a x)))^2))).
+#include <cmath>
+
+#include "engine/core/bf16.h"
+#include "engine/core/parallel.h"
+#include "engine/ops/cpu/cpu_providers.h"
+#include "engine/ops/vocoder_ops.h"
+
+namespace music3::ops {
+
+void snake_cpu(const Queue& q, const void* args) {
+  const auto& p = *static_cast<const SnakeArgs*>(args);
+  const int64_t channels = p.x.shape[1], time = p.x.shape[2];
+  const bf16* x = p.x.as<const bf16>();
+  const bf16* alpha = p.alpha.as<const bf16>();
+  bf16* out = p.out.as<bf16>();
+  parallel_for(p.x.shape[0] * channels, q.threads, [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      const float a = to_f32(alpha[row % channels]);
+      const float inv = round_bf16(1.0f / round_bf16(a + 1e-9f));
+      for (int64_t t = row * time; t < (row + 1) * time; ++t) {
+        const float v = to_f32(x[t]);
+        const float s = round_bf16(std::sin(round_bf16(a * v)));
+        out[t] = to_bf16(v + round_bf16(inv * round_bf16(s * s)));
+      }
+    }
+  });
+}
+
+}  // namespace music3::ops

@@ -1,0 +1,45 @@
+// The vocoder's op entry points (conv as GEMM, transposed conv, Snake, tanh). Model code calls them with a
+// Queue; the registry picks the provider for the queue's device. Every tensor lives on the queue's device and
+// is bf16 unless stated. Each entry point validates dtypes, ranks and shapes and throws std::invalid_argument
+// naming the op and argument before any provider runs.
+//
+// Numerics (the contracts every provider must meet; torch's CPU bf16 rounding points):
+//  conv1d            out[b,co,t] = bf16( bias[co] + sum_{ci,k} w[k,co,ci] * x[b,ci,t + k*dilation - pad] ), f32
+//                    sum, one rounding; x outside [0,T) is 0. Weights are tap-major [K, Cout, Cin], so each tap is
+//                    one GEMM. Scratch: xpad bf16 [B, Cin, T + 2 pad] and acc f32 [B, Cout, Tout] (any contents;
+//                    providers may leave garbage there). Tout = T + 2 pad - dilation (K - 1).
+//  conv_transpose1d  cols[b, co*K + k, l] = bf16( sum_ci w[ci,co,k] * x[b,ci,l] ) (f32 sum, one rounding: torch's
+//                    GEMM column); out[b,co,t] = bf16(acc + bias[co]) where acc starts at bf16 0 and adds, in
+//                    ascending k, each cols[b, co*K + k, l] with l*stride + k = t + pad, rounding every addition
+//                    (torch's col2im). Weights in torch's layout [Cin, Cout, K]. Scratch: cols bf16 [B, Cout*K, L].
+//                    Lout = (L - 1) stride - 2 pad + K.
+//  snake             out = x + bf16(1/bf16(alpha + 1e-9)) * sin(alpha x)^2 per channel, each of the six ops rounded
+//                    to bf16; out may be the very view of x.
+//  tanh              out = bf16(tanh(x)); out may be the very view of x.
+#pragma once
+#include "engine/core/queue.h"
+#include "engine/core/tensor.h"
+
+namespace music3::ops {
+
+struct Conv1dArgs {
+  Tensor x, w, bias, xpad, acc, out;
+  int dilation, pad;
+};
+struct ConvTranspose1dArgs {
+  Tensor x, w, bias, cols, out;
+  int stride, pad;
+};
+struct SnakeArgs {
+  Tensor x, alpha, out;
+};
+struct TanhArgs {
+  Tensor x, out;
+};
+
+void conv1d(const Queue& q, const Conv1dArgs& args);
+void conv_transpose1d(const Queue& q, const ConvTranspose1dArgs& args);
+void snake(const Queue& q, const Tensor& x, const Tensor& alpha, const Tensor& out);
+void tanh(const Queue& q, const Tensor& x, const Tensor& out);
+
+}  // namespace music3::ops

@@ -1,0 +1,69 @@
+// conv1d gate: the provider under test against an f64 reference (one rounding of bias + the exact sum), for a
+// dilated k7 conv with padding and a k1 conv, two batches; entry-point refusals named.
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "engine/ops/vocoder_ops.h"
+#include "gates/ops/support/test_buffer.h"
+#include "gates/ops/vocoder_op_checks.h"
+
+namespace music3::optest {
+namespace {
+
+struct Case {
+  int64_t batch, cin, cout, time, taps;
+  int dilation, pad;
+};
+
+std::vector<bf16> reference(const Case& c, const std::vector<bf16>& x, const std::vector<bf16>& w,
+                            const std::vector<bf16>& bias) {
+  const int64_t t_out = c.time + 2 * c.pad - c.dilation * (c.taps - 1);
+  std::vector<bf16> out(static_cast<size_t>(c.batch * c.cout * t_out));
+  for (int64_t b = 0; b < c.batch; ++b)
+    for (int64_t co = 0; co < c.cout; ++co)
+      for (int64_t t = 0; t < t_out; ++t) {
+        double acc = to_f32(bias[co]);
+        for (int64_t k = 0; k < c.taps; ++k) {
+          const int64_t src = t + k * c.dilation - c.pad;
+          if (src < 0 || src >= c.time) continue;
+          for (int64_t ci = 0; ci < c.cin; ++ci)
+            acc += double(to_f32(w[(k * c.cout + co) * c.cin + ci])) * to_f32(x[(b * c.cin + ci) * c.time + src]);
+        }
+        out[(b * c.cout + co) * t_out + t] = bf16_from_f64(acc);
+      }
+  return out;
+}
+
+TEST(Conv1d, MatchesF64Reference) {
+  for (const Case& c : {Case{2, 24, 20, 50, 7, 3, 9}, Case{2, 40, 33, 37, 1, 1, 0}, Case{1, 8, 1, 300, 7, 1, 3}}) {
+    const int64_t t_out = c.time + 2 * c.pad - c.dilation * (c.taps - 1);
+    const auto x = random_bf16(size_t(c.batch * c.cin * c.time), 11, 1.0);
+    const auto w = random_bf16(size_t(c.taps * c.cout * c.cin), 12, 0.2);
+    const auto bias = random_bf16(size_t(c.cout), 13, 0.5);
+    const Queue q = provider_queue(0);
+    TestBuffer xb(q, DType::BF16, {c.batch, c.cin, c.time}), wb(q, DType::BF16, {c.taps, c.cout, c.cin}),
+        bb(q, DType::BF16, {c.cout}), pb(q, DType::BF16, {c.batch, c.cin, c.time + 2 * c.pad}),
+        ab(q, DType::F32, {c.batch, c.cout, t_out}), ob(q, DType::BF16, {c.batch, c.cout, t_out});
+    xb.upload(x), wb.upload(w), bb.upload(bias);
+    pb.poison(), ab.poison(), ob.poison();
+    ops::conv1d(q, {xb, wb, bb, pb, ab, ob, c.dilation, c.pad});
+    expect_contract(ob.download<bf16>(), reference(c, x, w, bias),
+                    "cin " + std::to_string(c.cin) + " k " + std::to_string(c.taps) + " d " + std::to_string(c.dilation));
+  }
+}
+
+TEST(Conv1d, RefusesMismatchedArguments) {
+  const Queue q = provider_queue(0);
+  TestBuffer xb(q, DType::BF16, {2, 4, 10}), wb(q, DType::BF16, {7, 3, 5}), bb(q, DType::BF16, {3}),
+      pb(q, DType::BF16, {2, 4, 16}), ab(q, DType::F32, {2, 3, 10}), ob(q, DType::BF16, {2, 3, 10});
+  try {
+    ops::conv1d(q, {xb, wb, bb, pb, ab, ob, 1, 3});
+    ADD_FAILURE() << "a weight with Cin 5 for a 4-channel input was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("conv1d: argument 'w'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace music3::optest

@@ -1,0 +1,71 @@
+// conv_transpose1d gate: the provider under test against an f64 reference with the contract's rounding points
+// (each GEMM column rounded once, col2im additions in ascending tap order each rounded, then the bias), for
+// strides 8, 4 and 1 (kernel 2s, padding ceil(s/2)); entry-point refusals named.
+#include <gtest/gtest.h>
+
+#include "engine/ops/vocoder_ops.h"
+#include "gates/ops/support/test_buffer.h"
+#include "gates/ops/vocoder_op_checks.h"
+
+namespace music3::optest {
+namespace {
+
+struct Case {
+  int64_t batch, cin, cout, len;
+  int stride;
+};
+
+std::vector<bf16> reference(const Case& c, const std::vector<bf16>& x, const std::vector<bf16>& w,
+                            const std::vector<bf16>& bias) {
+  const int64_t taps = 2 * c.stride, pad = (c.stride + 1) / 2, l_out = (c.len - 1) * c.stride - 2 * pad + taps;
+  std::vector<bf16> out(static_cast<size_t>(c.batch * c.cout * l_out));
+  for (int64_t b = 0; b < c.batch; ++b)
+    for (int64_t co = 0; co < c.cout; ++co)
+      for (int64_t t = 0; t < l_out; ++t) {
+        const int64_t u = t + pad;
+        float acc = 0.0f;
+        for (int64_t k = 0; k < taps; ++k) {
+          if ((u - k) % c.stride != 0 || u < k) continue;
+          const int64_t l = (u - k) / c.stride;
+          if (l >= c.len) continue;
+          double col = 0;
+          for (int64_t ci = 0; ci < c.cin; ++ci)
+            col += double(to_f32(w[(ci * c.cout + co) * taps + k])) * to_f32(x[(b * c.cin + ci) * c.len + l]);
+          acc = round_bf16(acc + to_f32(bf16_from_f64(col)));
+        }
+        out[(b * c.cout + co) * l_out + t] = to_bf16(acc + to_f32(bias[co]));
+      }
+  return out;
+}
+
+TEST(ConvTranspose1d, MatchesF64Reference) {
+  for (const Case& c : {Case{2, 24, 12, 13, 8}, Case{2, 32, 16, 21, 4}, Case{1, 16, 16, 40, 1}}) {
+    const int64_t taps = 2 * c.stride, pad = (c.stride + 1) / 2, l_out = (c.len - 1) * c.stride - 2 * pad + taps;
+    const auto x = random_bf16(size_t(c.batch * c.cin * c.len), 21, 1.0);
+    const auto w = random_bf16(size_t(c.cin * c.cout * taps), 22, 0.2);
+    const auto bias = random_bf16(size_t(c.cout), 23, 0.5);
+    const Queue q = provider_queue(0);
+    TestBuffer xb(q, DType::BF16, {c.batch, c.cin, c.len}), wb(q, DType::BF16, {c.cin, c.cout, taps}),
+        bb(q, DType::BF16, {c.cout}), cb(q, DType::BF16, {c.batch, c.cout * taps, c.len}),
+        ob(q, DType::BF16, {c.batch, c.cout, l_out});
+    xb.upload(x), wb.upload(w), bb.upload(bias);
+    cb.poison(), ob.poison();
+    ops::conv_transpose1d(q, {xb, wb, bb, cb, ob, c.stride, static_cast<int>(pad)});
+    expect_contract(ob.download<bf16>(), reference(c, x, w, bias), "stride " + std::to_string(c.stride));
+  }
+}
+
+TEST(ConvTranspose1d, RefusesMismatchedArguments) {
+  const Queue q = provider_queue(0);
+  TestBuffer xb(q, DType::BF16, {2, 4, 10}), wb(q, DType::BF16, {4, 3, 8}), bb(q, DType::BF16, {3}),
+      cb(q, DType::BF16, {2, 24, 10}), ob(q, DType::BF16, {2, 3, 39});
+  try {
+    ops::conv_transpose1d(q, {xb, wb, bb, cb, ob, 4, 2});
+    ADD_FAILURE() << "an output of 39 samples (40 expected) was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("conv_transpose1d: argument 'out'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace music3::optest

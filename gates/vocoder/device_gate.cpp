@@ -1,0 +1,99 @@
+// Gate vocoder.device: the device arm (op entry points) on the gate's queue (--device cpu|cuda).
+//  - CPU queue: the device arm on the CPU providers is bit-identical to the host arm on every parity case.
+//  - any queue: the device arm against the pinned upstream module (parity goldens; the host arm's bounds on a CPU
+//    queue, the CUDA band of vocoder_bounds.h otherwise), its band against the host arm, the 3-window stitching case, its resident bytes (every weight staged once,
+//    bf16), its decode counter, and reachability: the ops it declares (what selection checks) are exactly the ops
+//    whose providers the table records as run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "engine/models/music3/vocoder/vocoder_device_arm.h"
+#include "engine/models/music3/vocoder/vocoder_host_arm.h"
+#include "engine/models/music3/vocoder/vocoder_stitch.h"
+#include "engine/ops/registry.h"
+#include "gates/lib/gate_env.h"
+#include "gates/lib/gate_record.h"
+#include "gates/vocoder/vocoder_bounds.h"
+#include "gates/vocoder/vocoder_oracle.h"
+
+namespace music3::gates {
+namespace {
+
+std::string gate_id() { return "vocoder.device_" + gate_device_name(); }
+
+TEST(VocoderDevice, ParityBandResidencyAndReachability) {
+  const Queue q = gate_queue(1);
+  const auto cases = vocoder_cases();
+  ASSERT_EQ(cases.size(), 24u);
+  const UlpBounds& bounds = q.is_cpu() ? vocoder_bounds::kVsOracle : vocoder_bounds::kCudaVsOracle;
+  const double min_exact = q.is_cpu() ? vocoder_bounds::kMinExactFraction : vocoder_bounds::kCudaMinExactFraction;
+  for (const auto& c : cases) {
+    const auto weights = load_vocoder_case(c);
+    const std::string golden = vocoder_parity_golden(c);
+    const Bf16Tensor latents = read_bf16(golden, "latents"), expected = read_bf16(golden, "waveform");
+    vocoder::VocoderHostArm host(weights, 1);
+    vocoder::VocoderDeviceArm device(weights, q);
+    EXPECT_EQ(device.staged_bytes(), weights.bytes()) << c.name() << ": resident bf16 weights";
+    const auto h = host.decode(latents.data.data(), latents.shape[2]);
+    const auto d = device.decode(latents.data.data(), latents.shape[2]);
+    EXPECT_EQ(device.forwards(), 1) << c.name();
+    ASSERT_EQ(d.samples, h.samples) << c.name();
+    ASSERT_EQ(d.data.size(), expected.data.size()) << c.name();
+    const UlpStats vs_oracle = ulp_stats(d.data, expected.data);
+    EXPECT_EQ(vs_oracle.nonfinite, 0u) << c.name();
+    check_ulp(gate_id(), c.name(), "waveform_vs_oracle", vs_oracle, bounds);
+    const double exact = double(vs_oracle.exact) / double(vs_oracle.compared);
+    record(gate_id(), c.name(), "exact_fraction", exact, min_exact, BoundKind::Lower);
+    EXPECT_GE(exact, min_exact) << c.name();
+    const UlpStats band = ulp_stats(d.data, h.data);
+    if (q.is_cpu()) {
+      record(gate_id(), c.name(), "cpu_providers_differing_from_host", double(band.compared - band.exact), 0);
+      EXPECT_EQ(band.exact, band.compared) << c.name() << ": the CPU providers must reproduce the host arm bit for bit";
+    } else {
+      check_ulp(gate_id(), c.name(), "waveform_vs_host", band, bounds);
+    }
+  }
+}
+
+TEST(VocoderDevice, DeclaredOpsAreExactlyTheOpsThatRan) {
+  const Queue q = gate_queue(1);
+  const auto weights = load_vocoder_case({"narrow", 1});
+  const Bf16Tensor latents = read_bf16(vocoder_parity_golden({"narrow", 1}), "latents");
+  vocoder::VocoderDeviceArm device(weights, q);
+  ops::registry().reset_usage();
+  device.decode(latents.data.data(), latents.shape[2]);
+  std::set<ops::OpId> ran, declared(vocoder::VocoderDeviceArm::ops().begin(), vocoder::VocoderDeviceArm::ops().end());
+  for (const auto& use : ops::registry().usage())
+    if (use.device == q.device && use.calls > 0) ran.insert(use.op);
+  record(gate_id(), "narrow/seed1", "ops_ran_not_declared", double(std::count_if(ran.begin(), ran.end(), [&](auto op) {
+           return !declared.count(op);
+         })), 0);
+  EXPECT_EQ(ran, declared);
+}
+
+TEST(VocoderDevice, StitchesThreeWindows) {
+  const Queue q = gate_queue(1);
+  const int seed = 2;  // the 3-window case
+  const auto weights = load_vocoder_case({vocoder_stitch_geometry(), seed});
+  vocoder::VocoderDeviceArm device(weights, q);
+  std::vector<vocoder::Waveform> windows;
+  for (int i = 0; i < 3; ++i) {
+    const Bf16Tensor lat = read_bf16(vocoder_stitch_golden(seed), "window" + std::to_string(i));
+    windows.push_back(device.decode(lat.data.data(), lat.shape[2]));
+  }
+  EXPECT_EQ(device.forwards(), 3);
+  const auto got = vocoder::stitch(windows);
+  std::vector<int64_t> shape;
+  const auto expected = read_f32(vocoder_stitch_golden(seed), "audio", &shape);
+  ASSERT_EQ(shape, (std::vector<int64_t>{1, 2, got.samples}));
+  const UlpStats s = ulp_stats(got.data.data(), expected.data(), expected.size());
+  check_ulp(gate_id(), "narrow/seed2/windows3", "audio", s,
+            q.is_cpu() ? vocoder_bounds::kVsOracle : vocoder_bounds::kCudaVsOracle);
+}
+
+}  // namespace
+}  // namespace music3::gates
+
+int main(int argc, char** argv) { return music3::gates::gate_main(argc, argv); }
