@@ -29,7 +29,7 @@
 #include "bench/support/random_bf16.h"
 #include "bench/support/timed_batches.h"
 #include "engine/models/music3/depth/depth_engine.h"
-#include "engine/models/music3/depth/depth_host_math.h"
+#include "engine/runtime/host_math.h"
 #include "engine/models/music3/depth/depth_synthetic.h"
 
 namespace {
@@ -145,7 +145,7 @@ SweepFixture make_sweep(const depth::DepthConfig& c, int sets) {
   f.y32.resize(size_t(M) * widest);
   // The control must compute the same function: compare the down projection bit for bit.
   const auto& m = f.matrices.back();
-  depth::host::linear(f.x.data(), M, m.w, m.N, m.K, f.y.data(), 0);
+  runtime::host::linear(f.x.data(), M, m.w, m.N, m.K, f.y.data(), 0);
   linear_f32_container(f.x32.data(), M, m.w32, m.N, m.K, f.y32.data(), 0);
   for (size_t i = 0; i < size_t(M) * size_t(m.N); ++i)
     if (to_f32(f.y[i]) != f.y32[i])
@@ -169,7 +169,7 @@ void register_sweep(const Queue& cpu, const std::string& regime, double ceiling)
       }
       SweepFixture& f = **slot;
       auto sweep_bf16 = [&] {
-        for (const auto& m : f.matrices) depth::host::linear(f.x.data(), 2, m.w, m.N, m.K, f.y.data(), 0);
+        for (const auto& m : f.matrices) runtime::host::linear(f.x.data(), 2, m.w, m.N, m.K, f.y.data(), 0);
       };
       auto sweep_f32 = [&] {
         for (const auto& m : f.matrices) linear_f32_container(f.x32.data(), 2, m.w32, m.N, m.K, f.y32.data(), 0);

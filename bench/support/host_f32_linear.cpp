@@ -4,13 +4,13 @@
 
 #include "engine/core/bf16.h"
 #include "engine/core/parallel.h"
-#include "engine/ops/cpu/dot_bf16.h"
+#include "engine/core/dot_bf16.h"
 
 namespace music3::bench {
 namespace {
 
 inline float dot_f32_in_bf16_order(const float* a, const float* b, int64_t K) {
-  constexpr int kLanes = ops::kDotLanes;
+  constexpr int kLanes = kDotLanes;
   float lane[kLanes] = {};
   const int64_t k16 = K - K % kLanes;
   for (int64_t k = 0; k < k16; k += kLanes)

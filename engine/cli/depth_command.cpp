@@ -78,7 +78,9 @@ int run_depth_command(const std::vector<std::string>& argv) {
   if (auto path = a.get("--draws")) draws = depth::read_exp_draws(*path, cfg, frames);
 
   const Queue q = make_queue(a.get_or("--device", "cpu"), threads);
-  depth::DepthEngine engine(std::move(weights), q, depth::arm_request_from_name(a.get_or("--arm", "auto")));
+  // A staged device arm owns its weights: the host side (the checkpoint's mapping) is released.
+  depth::DepthEngine engine(std::move(weights), q, depth::arm_request_from_name(a.get_or("--arm", "auto")),
+                            /*release_host=*/true);
 
   const bool json = a.has("--json");
   nlohmann::json out;
@@ -128,7 +130,7 @@ int run_depth_command(const std::vector<std::string>& argv) {
                         {"staging_ms", ins.staging_ms},
                         {"staged_bytes", ins.staged_bytes},
                         {"resident_dtypes", dtype_mask_names(ins.resident_dtypes)},
-                        {"sampler_dtypes", dtype_mask_names(ins.sampler_dtypes)},
+                        {"aux_dtypes", dtype_mask_names(ins.aux_dtypes)},
                         {"nonfinite_logits", ins.nonfinite_logits},
                         {"pool_backend_allocs", ins.pool_backend_allocs}};
   if (auto path = a.get("--dump")) {

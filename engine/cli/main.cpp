@@ -8,7 +8,7 @@
 #include "engine/cli/args.h"
 #include "engine/cli/depth_command.h"
 #include "engine/cli/tokens_command.h"
-#include "engine/models/music3/depth/depth_selector.h"
+#include "engine/runtime/arm.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
     std::cerr << "music3 " << cmd << ": " << e.what() << "\n"
               << (cmd == "tokens" ? music3::cli::kTokensUsage : music3::cli::kDepthUsage);
     return 2;
-  } catch (const music3::depth::ArmRefused& e) {
+  } catch (const music3::runtime::ArmRefused& e) {
     std::cerr << "music3 " << cmd << ": " << e.what() << "\n";
     return 3;
   } catch (const std::exception& e) {

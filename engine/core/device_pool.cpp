@@ -1,5 +1,6 @@
 #include "engine/core/device_pool.h"
 
+#include <string>
 #include <utility>
 
 namespace music3 {
@@ -27,6 +28,10 @@ size_t DevicePool::size_class(size_t bytes) { return (bytes + 255) / 256 * 256; 
 DeviceBuffer DevicePool::acquire(size_t bytes) {
   size_t cls = size_class(bytes ? bytes : 1);
   std::lock_guard lock(mu_);
+  if (budget_ && stats_.bytes_live + cls > budget_)
+    throw DeviceBudgetExceeded("device pool on '" + device_type_name(backend_.type()) + "': " + std::to_string(cls) +
+                               " more bytes would take the bytes in use to " + std::to_string(stats_.bytes_live + cls) +
+                               ", past the budget of " + std::to_string(budget_));
   ++stats_.acquires;
   void* p = nullptr;
   auto it = free_.find(cls);

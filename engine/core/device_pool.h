@@ -5,10 +5,14 @@
 // aligns; the DeviceBuffer returns it to the pool on destruction; the pool frees
 // every cached block to the backend when it is destroyed (all buffers must be
 // returned first). stats() counts backend calls, which the gates and benches read.
+// With a budget (bytes, 0 = none), an acquire() that would take the bytes handed out
+// past it throws DeviceBudgetExceeded naming the device, the request and the budget.
+// Thread-safety: DevicePool is thread-safe; a DeviceBuffer has one owner.
 #pragma once
 #include <cstddef>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <vector>
 
 #include "engine/core/backend.h"
@@ -37,6 +41,11 @@ class DeviceBuffer {
   size_t bytes_ = 0;
 };
 
+class DeviceBudgetExceeded : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class DevicePool {
  public:
   struct Stats {
@@ -47,7 +56,7 @@ class DevicePool {
     size_t bytes_cached = 0;    // held in free lists
   };
 
-  explicit DevicePool(Backend& backend) : backend_(backend) {}
+  explicit DevicePool(Backend& backend, size_t budget_bytes = 0) : backend_(backend), budget_(budget_bytes) {}
   ~DevicePool();
   DevicePool(const DevicePool&) = delete;
   DevicePool& operator=(const DevicePool&) = delete;
@@ -62,6 +71,7 @@ class DevicePool {
   static size_t size_class(size_t bytes);
 
   Backend& backend_;
+  const size_t budget_;
   mutable std::mutex mu_;
   std::map<size_t, std::vector<void*>> free_;
   Stats stats_;

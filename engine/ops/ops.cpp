@@ -1,7 +1,7 @@
 // Op entry points: validate every argument against ops.h, then run the provider
-// the registry holds for the queue's device type. Validation comes first, so a
-// malformed call is refused by name on any device, and the provider lookup throws
-// MissingProvider for a device with no provider.
+// the provider table selects for the queue's device type and the call. Validation
+// comes first, so a malformed call is refused by name on any device, and selection
+// throws MissingProvider for a device with no provider.
 #include "engine/ops/ops.h"
 
 #include <algorithm>
@@ -17,7 +17,7 @@
 namespace music3::ops {
 namespace {
 
-void run(OpId op, const Queue& q, const void* args) { registry().lookup(op, q.device)(q, args); }
+void run(OpId op, const Queue& q, const void* args) { registry().select(op, q.device, args).run(q, args); }
 
 }  // namespace
 

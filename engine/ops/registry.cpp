@@ -1,5 +1,9 @@
 #include "engine/ops/registry.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
 namespace music3::ops {
 
 std::string op_name(OpId op) {
@@ -20,24 +24,90 @@ std::string op_name(OpId op) {
   return "op#" + std::to_string(static_cast<int>(op));
 }
 
-MissingProvider::MissingProvider(OpId op, DeviceType dev)
-    : std::runtime_error("no provider for op '" + op_name(op) + "' on device '" + device_type_name(dev) + "'") {}
+MissingProvider::MissingProvider(OpId op, DeviceType dev, const std::string& detail)
+    : std::runtime_error("no provider for op '" + op_name(op) + "' on device '" + device_type_name(dev) + "'" +
+                         (detail.empty() ? "" : ": " + detail)) {}
 
-void OpRegistry::add(OpId op, DeviceType dev, ProviderFn fn) {
-  auto d = static_cast<size_t>(dev);
-  if (d >= kDevices) throw std::out_of_range("OpRegistry: device index out of range");
-  table_[static_cast<size_t>(op)][d] = fn;
+void OpRegistry::add(Provider p) {
+  const auto d = static_cast<size_t>(p.device);
+  if (d >= kDevices || p.op >= OpId::kCount) throw DuplicateProvider("provider '" + p.name + "': op or device out of range");
+  if (p.name.empty() || !p.run) throw DuplicateProvider("provider for op '" + op_name(p.op) + "': no name or no function");
+  for (const Entry& e : entries_) {
+    if (e.p.name == p.name) throw DuplicateProvider("provider '" + p.name + "' is registered twice");
+    if (e.p.op == p.op && e.p.device == p.device && e.p.priority == p.priority)
+      throw DuplicateProvider("providers '" + e.p.name + "' and '" + p.name + "' share op '" + op_name(p.op) +
+                              "' on device '" + device_type_name(p.device) + "' at priority " +
+                              std::to_string(p.priority));
+  }
+  auto& slot = table_[static_cast<size_t>(p.op)][d];
+  entries_.emplace_back(std::move(p));
+  slot.push_back(entries_.size() - 1);
+  std::stable_sort(slot.begin(), slot.end(),
+                   [&](size_t a, size_t b) { return entries_[a].p.priority > entries_[b].p.priority; });
+}
+
+void OpRegistry::disable(const std::string& name) {
+  std::string known;
+  for (Entry& e : entries_) {
+    if (e.p.name == name) {
+      e.enabled = false;
+      return;
+    }
+    known += (known.empty() ? "" : ", ") + e.p.name;
+  }
+  throw std::invalid_argument("cannot disable provider '" + name + "': no such provider (known: " + known + ")");
 }
 
 bool OpRegistry::has(OpId op, DeviceType dev) const {
-  auto d = static_cast<size_t>(dev);
-  return d < kDevices && table_[static_cast<size_t>(op)][d] != nullptr;
+  const auto d = static_cast<size_t>(dev);
+  if (d >= kDevices || op >= OpId::kCount) return false;
+  for (size_t i : table_[static_cast<size_t>(op)][d])
+    if (entries_[i].enabled) return true;
+  return false;
 }
 
-ProviderFn OpRegistry::lookup(OpId op, DeviceType dev) const {
-  if (!has(op, dev)) throw MissingProvider(op, dev);
-  return table_[static_cast<size_t>(op)][static_cast<size_t>(dev)];
+const Provider& OpRegistry::select(OpId op, DeviceType dev, const void* args) const {
+  const auto d = static_cast<size_t>(dev);
+  if (d >= kDevices || op >= OpId::kCount) throw MissingProvider(op, dev);
+  const auto& slot = table_[static_cast<size_t>(op)][d];
+  std::string passed;
+  for (size_t i : slot) {
+    const Entry& e = entries_[i];
+    if (!e.enabled) {
+      passed += " " + e.p.name + " (disabled)";
+      continue;
+    }
+    if (e.p.supports && !e.p.supports(args)) {
+      passed += " " + e.p.name + " (does not support this call)";
+      continue;
+    }
+    e.calls.fetch_add(1, std::memory_order_relaxed);
+    return e.p;
+  }
+  throw MissingProvider(op, dev, passed.empty() ? "" : "passed over" + passed);
 }
+
+std::vector<ProviderUse> OpRegistry::usage() const {
+  std::vector<ProviderUse> out;
+  for (const Entry& e : entries_)
+    out.push_back({e.p.name, e.p.op, e.p.device, e.enabled, e.calls.load(std::memory_order_relaxed)});
+  return out;
+}
+
+void OpRegistry::reset_usage() const {
+  for (const Entry& e : entries_) e.calls.store(0, std::memory_order_relaxed);
+}
+
+namespace {
+void disable_from_env(OpRegistry& r) {
+  const char* v = std::getenv("MUSIC3_DISABLE_PROVIDERS");
+  if (!v) return;
+  std::stringstream names(v);
+  std::string name;
+  while (std::getline(names, name, ','))
+    if (!name.empty()) r.disable(name);
+}
+}  // namespace
 
 const OpRegistry& registry() {
   static const OpRegistry r = [] {
@@ -46,6 +116,7 @@ const OpRegistry& registry() {
 #ifdef MUSIC3_WITH_CUDA
     register_cuda_providers(reg);
 #endif
+    disable_from_env(reg);
     return reg;
   }();
   return r;

@@ -1,14 +1,34 @@
-// The op registry: (op, device type) -> provider.
-// Contract: lookup() returns the registered provider or throws MissingProvider,
-// whose message names the op and the device ("no provider for op 'rms_norm' on
-// device 'rocm'"). Registration happens once, in providers_cpu.cpp and (CUDA
-// builds) providers_cuda.cpp, called from registry() on first use, so static
-// libraries cannot drop a provider by dead-stripping its translation unit.
-// Providers receive a pointer to the op's argument struct (ops.h).
+// The provider table: named providers per (op, device type), each with a priority
+// and a supports(args) test; the entry points run the highest-priority enabled
+// provider that supports the call, and the table records which provider ran and
+// how often.
+// Contract:
+//  - add() refuses (DuplicateProvider) a name already registered, a provider with
+//    no name or function, and a second provider of equal priority for the same
+//    (op, device), so the choice is never left to registration order;
+//  - select() returns the chosen provider or throws MissingProvider, whose message
+//    names the op and the device ("no provider for op 'rms_norm' on device 'rocm'")
+//    and, when providers exist but none is enabled and supports the call, says so;
+//  - disable(name) takes a provider out of selection (throws naming the known
+//    providers for an unknown name); registry() applies the comma-separated names
+//    in MUSIC3_DISABLE_PROVIDERS once, on first use, so one binary can A/B two
+//    providers of an op;
+//  - usage() lists every provider with its call count (a call captured into a
+//    device graph counts once, at capture); reset_usage() zeroes the counts.
+// Registration happens once, in providers_cpu.cpp and (CUDA builds)
+// providers_cuda.cpp, called from registry() on first use, so static libraries
+// cannot drop a provider by dead-stripping its translation unit. Providers receive a
+// pointer to the op's argument struct (ops.h), already validated.
+// Thread-safety: registration and disable() before use from one thread; select(),
+// has(), usage() and reset_usage() are thread-safe.
 #pragma once
 #include <array>
+#include <atomic>
+#include <cstdint>
+#include <deque>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "engine/core/device_type.h"
 #include "engine/core/queue.h"
@@ -32,21 +52,55 @@ enum class OpId : uint8_t {
 std::string op_name(OpId op);
 
 using ProviderFn = void (*)(const Queue& q, const void* args);
+using SupportsFn = bool (*)(const void* args);  // null: every validated call
+
+struct Provider {
+  std::string name;  // "<device>.<op>" or "<device>.<op>.<variant>"
+  OpId op = OpId::kCount;
+  DeviceType device = DeviceType::CPU;
+  int priority = 0;  // higher is tried first
+  ProviderFn run = nullptr;
+  SupportsFn supports = nullptr;
+};
+
+struct ProviderUse {
+  std::string name;
+  OpId op;
+  DeviceType device;
+  bool enabled;
+  uint64_t calls;
+};
 
 class MissingProvider : public std::runtime_error {
  public:
-  MissingProvider(OpId op, DeviceType dev);
+  MissingProvider(OpId op, DeviceType dev, const std::string& detail = "");
+};
+
+class DuplicateProvider : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
 };
 
 class OpRegistry {
  public:
-  void add(OpId op, DeviceType dev, ProviderFn fn);
-  ProviderFn lookup(OpId op, DeviceType dev) const;
-  bool has(OpId op, DeviceType dev) const;
+  void add(Provider p);
+  void disable(const std::string& name);
+  const Provider& select(OpId op, DeviceType dev, const void* args) const;  // counts the call
+  bool has(OpId op, DeviceType dev) const;  // an enabled provider exists
+  std::vector<ProviderUse> usage() const;
+  void reset_usage() const;
 
  private:
+  struct Entry {
+    Provider p;
+    bool enabled = true;
+    mutable std::atomic<uint64_t> calls{0};
+    explicit Entry(Provider pr) : p(std::move(pr)) {}
+  };
   static constexpr size_t kDevices = 8;
-  std::array<std::array<ProviderFn, kDevices>, static_cast<size_t>(OpId::kCount)> table_{};
+  std::deque<Entry> entries_;  // stable addresses
+  // Per (op, device): indices into entries_, highest priority first.
+  std::array<std::array<std::vector<size_t>, kDevices>, static_cast<size_t>(OpId::kCount)> table_{};
 };
 
 const OpRegistry& registry();

@@ -1,5 +1,6 @@
 // core_device_pool_test: the pool hands freed blocks out again without reaching the
-// backend, and its stats agree with an independent count of backend calls.
+// backend, its stats agree with an independent count of backend calls, and a budget
+// refuses by name the acquire that would pass it.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -114,6 +115,23 @@ TEST(DevicePool, DestructionFreesEveryCachedBlock) {
   }
   EXPECT_EQ(backend.allocs, 3);
   EXPECT_EQ(backend.frees, 3);
+}
+
+TEST(DevicePool, BudgetRefusesTheAcquireThatWouldPassIt) {
+  CountingBackend backend;
+  DevicePool pool(backend, 1024);
+  auto a = pool.acquire(512);
+  auto b = pool.acquire(512);
+  try {
+    pool.acquire(1);
+    ADD_FAILURE() << "no DeviceBudgetExceeded past the budget";
+  } catch (const music3::DeviceBudgetExceeded& e) {
+    EXPECT_NE(std::string(e.what()).find("budget of 1024"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'cpu'"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(backend.allocs, 2);
+  a.reset();
+  EXPECT_NO_THROW(pool.acquire(256));  // returned bytes count against the budget no more
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The depth checkpoint loader on bad and unusual input: every refusal names the
 // file and the tensor, nothing half-loads, and an f32-stored checkpoint is rounded
-// to bf16 (nearest, ties to even) and reported tensor by tensor.
+// to bf16 (nearest, ties to even) and reported tensor by tensor. A bf16 checkpoint is
+// read in place (the weights view the mapped file), and a sharded one (index + shards)
+// loads the same weights.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -56,11 +58,41 @@ std::string load_error(const fs::path& dir) {
 
 TEST(DepthLoader, EmbeddedDefaultLoadsWithNoConversion) {
   depth::LoadReport report;
-  const auto w = depth::load_depth_checkpoint(source_dir() + "/oracle_bridge/embedded", &report);
+  auto w = depth::load_depth_checkpoint(source_dir() + "/oracle_bridge/embedded", &report);
   EXPECT_EQ(w.cfg.hidden, 64);
   EXPECT_TRUE(report.converted.empty());
   EXPECT_EQ(report.bytes_read, w.bytes());
   EXPECT_EQ(report.weights_sha256.size(), 64u);
+  for (auto& [spec, slot] : w.named())
+    EXPECT_TRUE(slot->is_mapped()) << spec.name << ": a bf16 tensor was copied instead of read in place";
+}
+
+TEST(DepthLoader, ShardedCheckpointLoadsTheSameWeights) {
+  const fs::path dir = rewrite("sharded", [](std::vector<Entry>&) {});
+  io::SafetensorsFile whole((dir / "diffusion_pytorch_model.safetensors").string());
+  std::vector<io::SafetensorsEntry> first, second;
+  std::string map;
+  for (const auto& name : whole.names()) {
+    const Tensor t = whole.tensor(name);
+    const bool in_first = name < "layers.2";
+    (in_first ? first : second).push_back({name, t.dtype, t.shape, t.data, t.bytes()});
+    map += std::string(map.empty() ? "" : ", ") + "\"" + name + "\": \"" + (in_first ? "a" : "b") + ".safetensors\"";
+  }
+  io::write_safetensors((dir / "a.safetensors").string(), first);
+  io::write_safetensors((dir / "b.safetensors").string(), second);
+  std::ofstream(dir / "diffusion_pytorch_model.safetensors.index.json") << "{\"weight_map\": {" << map << "}}";
+  depth::LoadReport report;
+  auto sharded = depth::load_depth_checkpoint(dir.string(), &report);
+  auto single = depth::load_depth_checkpoint(source_dir() + "/oracle_bridge/embedded");
+  EXPECT_NE(report.weights_path.find(".index.json"), std::string::npos) << report.weights_path;
+  const auto a = sharded.named(), b = single.named();
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_TRUE(a[i].second->is_mapped()) << a[i].first.name;
+    EXPECT_EQ(std::memcmp(a[i].second->ptr(), b[i].second->ptr(), b[i].second->bytes()), 0) << a[i].first.name;
+  }
+  fs::remove(dir / "b.safetensors");
+  EXPECT_NE(load_error(dir).find("shard 'b.safetensors' does not exist"), std::string::npos) << load_error(dir);
 }
 
 TEST(DepthLoader, F32CheckpointIsRoundedToNearestEvenAndReported) {
@@ -85,12 +117,12 @@ TEST(DepthLoader, F32CheckpointIsRoundedToNearestEvenAndReported) {
   EXPECT_EQ(report.converted.size(), expected.size());
   // Check the rounding on one tensor against the rule, element by element.
   const auto orig = depth::load_depth_checkpoint(source_dir() + "/oracle_bridge/embedded");
-  for (size_t i = 0; i < orig.projection.data.size(); ++i) {
-    const uint16_t b = orig.projection.data[i].bits;
+  for (size_t i = 0; i < size_t(orig.projection.numel()); ++i) {
+    const uint16_t b = orig.projection.ptr()[i].bits;
     uint16_t want = b;
     if (i % 3 == 0) want = static_cast<uint16_t>(b + (b & 1u));  // tie: to even
     if (i % 3 == 2) want = static_cast<uint16_t>(b + 1u);        // above half: up
-    ASSERT_EQ(w.projection.data[i].bits, want) << "element " << i;
+    ASSERT_EQ(w.projection.ptr()[i].bits, want) << "element " << i;
   }
 }
 

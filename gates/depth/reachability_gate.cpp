@@ -2,9 +2,15 @@
 // arm the selector chose, proven by the forward counters a real run emits: a device
 // arm moves the device counter by exactly the calls per frame and the host counter
 // by zero; a host arm the reverse. Deleting the engine's call to the selector turns
-// the device case red (the engine would quietly keep its host loop).
+// the device case red (the engine would quietly keep its host loop). The ops the
+// device arm declares (the selector's refusal list) are exactly the ops the provider
+// table saw it issue.
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "engine/models/music3/depth/depth_device_arm.h"
+#include "engine/ops/registry.h"
 #include "gates/lib/depth_runs.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
@@ -33,6 +39,18 @@ TEST(DepthReachability, DeviceArmMovesOnlyTheDeviceCounter) {
   EXPECT_EQ(ins.staging_count, 1u);
   record("e.reachability", "device", "device_forwards", double(ins.device_forwards), double(kSteps), BoundKind::Lower);
   record("e.reachability", "device", "host_forwards", double(ins.host_forwards), 0);
+}
+
+TEST(DepthReachability, DeviceArmIssuesExactlyTheOpsItDeclares) {
+  const Queue q = gate_queue();
+  ops::registry().reset_usage();
+  one_frame(q, depth::ArmRequest::Device);
+  std::set<std::string> issued, declared;
+  for (const auto& u : ops::registry().usage())
+    if (u.device == q.device && u.calls > 0) issued.insert(ops::op_name(u.op));
+  for (ops::OpId op : depth::DepthDeviceArm::ops()) declared.insert(ops::op_name(op));
+  EXPECT_EQ(issued, declared);
+  record("e.reachability", "device", "ops_issued==ops_declared", issued == declared, 1, BoundKind::Lower);
 }
 
 TEST(DepthReachability, AutoOnTheGateQueuePicksTheQueuesArm) {

@@ -44,7 +44,7 @@ TEST(DepthRepeatability, NonFiniteLogitsAreCounted) {
   const OracleCase c{"default", 0};
   for (auto req : {depth::ArmRequest::Host, depth::ArmRequest::Device}) {
     auto w = load_case_weights(c);
-    w.heads[3].data[5] = to_bf16(INFINITY);  // one poisoned head weight -> non-finite logits at step 3
+    w.heads[3].mutable_ptr()[5] = to_bf16(INFINITY);  // one poisoned head weight -> non-finite logits at step 3
     depth::DepthEngine engine(std::move(w), req == depth::ArmRequest::Host ? cpu_queue() : gate_queue(), req);
     const auto g = read_golden(c, engine.config());
     depth::FrameInputs in;

@@ -1,7 +1,8 @@
-// Registry gate: every op has a CPU provider; a CUDA build has every CUDA provider
-// (a CPU-only build has none); the other device types have none, and looking one
-// up throws MissingProvider naming the op and the device, both from the registry
-// and through an op entry point on a fabricated queue.
+// Provider-table gate: every op has a CPU provider; a CUDA build has every CUDA
+// provider (a CPU-only build has none); the other device types have none, and
+// selecting one throws MissingProvider naming the op and the device. On a table of
+// its own: duplicates are refused, priority orders the choice, supports() passes a
+// provider over, a disabled provider is never chosen, and every choice is counted.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -22,7 +23,7 @@ std::vector<OpId> all_ops() {
 TEST(OpRegistry, EveryOpHasACpuProvider) {
   for (OpId op : all_ops()) {
     EXPECT_TRUE(registry().has(op, DeviceType::CPU)) << op_name(op);
-    EXPECT_NE(registry().lookup(op, DeviceType::CPU), nullptr) << op_name(op);
+    EXPECT_EQ(registry().usage().empty(), false);
   }
 }
 
@@ -41,7 +42,7 @@ TEST(OpRegistry, OtherDevicesHaveNoProviderAndLookupNamesOpAndDevice) {
     for (OpId op : all_ops()) {
       EXPECT_FALSE(registry().has(op, dev));
       try {
-        registry().lookup(op, dev);
+        registry().select(op, dev, nullptr);
         ADD_FAILURE() << "no MissingProvider for " << op_name(op) << " on " << device_type_name(dev);
       } catch (const MissingProvider& e) {
         const std::string msg = e.what();
@@ -59,6 +60,70 @@ TEST(OpRegistry, OpNamesAreDistinctAndReadable) {
     names.insert(op_name(op));
   }
   EXPECT_EQ(names.size(), all_ops().size());
+}
+
+int g_ran = 0;
+void run_a(const Queue&, const void*) { g_ran = 1; }
+void run_b(const Queue&, const void*) { g_ran = 2; }
+bool only_small(const void* args) { return *static_cast<const int*>(args) <= 4; }
+
+OpRegistry two_providers() {
+  OpRegistry r;
+  r.add({"cpu.add.small", OpId::Add, DeviceType::CPU, 1, run_a, only_small});
+  r.add({"cpu.add.any", OpId::Add, DeviceType::CPU, 0, run_b});
+  return r;
+}
+
+TEST(ProviderTable, DuplicateNameOrEqualPriorityIsRefused) {
+  OpRegistry r = two_providers();
+  EXPECT_THROW(r.add({"cpu.add.any", OpId::Add, DeviceType::CPU, 5, run_a}), DuplicateProvider);
+  EXPECT_THROW(r.add({"cpu.add.other", OpId::Add, DeviceType::CPU, 1, run_a}), DuplicateProvider);
+  EXPECT_THROW(r.add({"", OpId::Add, DeviceType::CPU, 7, run_a}), DuplicateProvider);
+  EXPECT_THROW(r.add({"cpu.add.null", OpId::Add, DeviceType::CPU, 8, nullptr}), DuplicateProvider);
+}
+
+TEST(ProviderTable, PriorityThenSupportsChooseAndEveryChoiceIsCounted) {
+  const OpRegistry r = two_providers();
+  const Queue q = cpu_queue(1);
+  int small = 2, large = 9;
+  EXPECT_EQ(r.select(OpId::Add, DeviceType::CPU, &small).name, "cpu.add.small");
+  EXPECT_EQ(r.select(OpId::Add, DeviceType::CPU, &large).name, "cpu.add.any");
+  r.select(OpId::Add, DeviceType::CPU, &small).run(q, &small);
+  EXPECT_EQ(g_ran, 1);
+  uint64_t small_calls = 0, any_calls = 0;
+  for (const auto& u : r.usage()) (u.name == "cpu.add.small" ? small_calls : any_calls) = u.calls;
+  EXPECT_EQ(small_calls, 2u);
+  EXPECT_EQ(any_calls, 1u);
+  r.reset_usage();
+  for (const auto& u : r.usage()) EXPECT_EQ(u.calls, 0u) << u.name;
+}
+
+TEST(ProviderTable, DisabledProviderIsNeverChosenAndUnknownNamesAreRefused) {
+  OpRegistry r = two_providers();
+  int small = 2;
+  r.disable("cpu.add.small");
+  EXPECT_EQ(r.select(OpId::Add, DeviceType::CPU, &small).name, "cpu.add.any");
+  EXPECT_THROW(r.disable("cpu.add.nonesuch"), std::invalid_argument);
+  r.disable("cpu.add.any");
+  EXPECT_FALSE(r.has(OpId::Add, DeviceType::CPU));
+  try {
+    r.select(OpId::Add, DeviceType::CPU, &small);
+    ADD_FAILURE() << "no MissingProvider with every provider disabled";
+  } catch (const MissingProvider& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu.add.small (disabled)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ProviderTable, UnsupportedCallWithNoFallbackNamesWhy) {
+  OpRegistry r;
+  r.add({"cpu.add.small", OpId::Add, DeviceType::CPU, 1, run_a, only_small});
+  int large = 9;
+  try {
+    r.select(OpId::Add, DeviceType::CPU, &large);
+    ADD_FAILURE() << "no MissingProvider for an unsupported call";
+  } catch (const MissingProvider& e) {
+    EXPECT_NE(std::string(e.what()).find("does not support this call"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 #include "engine/core/bf16.h"
 #include "engine/core/parallel.h"
 #include "engine/ops/cpu/cpu_providers.h"
-#include "engine/ops/cpu/dot_bf16.h"
+#include "engine/core/dot_bf16.h"
 #include "engine/ops/ops.h"
 
 namespace music3::ops {

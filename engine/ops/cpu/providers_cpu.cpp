@@ -5,17 +5,17 @@
 namespace music3::ops {
 
 void register_cpu_providers(OpRegistry& r) {
-  r.add(OpId::RmsNorm, DeviceType::CPU, rms_norm_cpu);
-  r.add(OpId::MatmulBT, DeviceType::CPU, matmul_bt_cpu);
-  r.add(OpId::AttentionDecode, DeviceType::CPU, attention_decode_cpu);
-  r.add(OpId::SiluAndMul, DeviceType::CPU, silu_and_mul_cpu);
-  r.add(OpId::Add, DeviceType::CPU, add_cpu);
-  r.add(OpId::EmbeddingGather, DeviceType::CPU, embedding_gather_cpu);
-  r.add(OpId::KvAppend, DeviceType::CPU, kv_append_cpu);
-  r.add(OpId::CfgTopkSample, DeviceType::CPU, cfg_topk_sample_cpu);
-  r.add(OpId::ExpDraws, DeviceType::CPU, exp_draws_cpu);
-  r.add(OpId::AddRmsNorm, DeviceType::CPU, add_rms_norm_cpu);
-  r.add(OpId::KvAppendAttention, DeviceType::CPU, kv_append_attention_cpu);
+  r.add({"cpu.rms_norm", OpId::RmsNorm, DeviceType::CPU, 0, rms_norm_cpu});
+  r.add({"cpu.matmul_bt", OpId::MatmulBT, DeviceType::CPU, 0, matmul_bt_cpu});
+  r.add({"cpu.attention_decode", OpId::AttentionDecode, DeviceType::CPU, 0, attention_decode_cpu});
+  r.add({"cpu.silu_and_mul", OpId::SiluAndMul, DeviceType::CPU, 0, silu_and_mul_cpu});
+  r.add({"cpu.add", OpId::Add, DeviceType::CPU, 0, add_cpu});
+  r.add({"cpu.embedding_gather", OpId::EmbeddingGather, DeviceType::CPU, 0, embedding_gather_cpu});
+  r.add({"cpu.kv_append", OpId::KvAppend, DeviceType::CPU, 0, kv_append_cpu});
+  r.add({"cpu.cfg_topk_sample", OpId::CfgTopkSample, DeviceType::CPU, 0, cfg_topk_sample_cpu});
+  r.add({"cpu.exp_draws", OpId::ExpDraws, DeviceType::CPU, 0, exp_draws_cpu});
+  r.add({"cpu.add_rms_norm", OpId::AddRmsNorm, DeviceType::CPU, 0, add_rms_norm_cpu});
+  r.add({"cpu.kv_append_attention", OpId::KvAppendAttention, DeviceType::CPU, 0, kv_append_attention_cpu});
 }
 
 }  // namespace music3::ops

@@ -8,7 +8,9 @@
 namespace music3::ops {
 
 void rms_norm_cuda(const Queue& q, const void* args);
-void matmul_bt_cuda(const Queue& q, const void* args);
+void matmul_bt_gemv_cuda(const Queue& q, const void* args);
+bool matmul_bt_gemv_supports(const void* args);  // M <= 4
+void matmul_bt_cublas_cuda(const Queue& q, const void* args);
 void attention_decode_cuda(const Queue& q, const void* args);
 void silu_and_mul_cuda(const Queue& q, const void* args);
 void add_cuda(const Queue& q, const void* args);

@@ -1,8 +1,11 @@
-// matmul_bt on CUDA: out[M, N] = bf16( sum_k f32(a[m, k]) * f32(b[n, k]) ), f32 accumulation.
-// M <= 4 (decode): the memory-bound GEMV of gemv_bt.cuh (its fast path when K % 8 == 0,
-// K <= 8192 and both operands are 16-byte aligned, launched under PDL; otherwise its
-// scalar fallback); gemv_bt.cuh states each path's summation order.
-// M > 4: cuBLAS (cublasGemmEx, bf16 in/out, CUBLAS_COMPUTE_32F) on a cached handle.
+// matmul_bt on CUDA, two providers: out[M, N] = bf16( sum_k f32(a[m, k]) * f32(b[n, k]) ),
+// f32 accumulation.
+// cuda.matmul_bt.gemv (priority 1, supports M <= 4, decode): the memory-bound GEMV of
+// gemv_bt.cuh (its fast path when K % 8 == 0, K <= 8192 and both operands are 16-byte
+// aligned, launched under PDL; otherwise its scalar fallback); gemv_bt.cuh states each
+// path's summation order.
+// cuda.matmul_bt.cublas (priority 0, any shape): cuBLAS (cublasGemmEx, bf16 in/out,
+// CUBLAS_COMPUTE_32F) on a cached handle.
 #include <climits>
 #include <stdexcept>
 
@@ -43,12 +46,16 @@ void gemm_cublas(const MatmulBTArgs& p, cudaStream_t stream) {
 
 }  // namespace
 
-void matmul_bt_cuda(const Queue& q, const void* args) {
-  const auto& p = *static_cast<const MatmulBTArgs*>(args);
-  if (p.a.shape[0] <= kMaxGemvRows)
-    matmul_gemv(p, stream_of(q));
-  else
-    gemm_cublas(p, stream_of(q));
+bool matmul_bt_gemv_supports(const void* args) {
+  return static_cast<const MatmulBTArgs*>(args)->a.shape[0] <= kMaxGemvRows;
+}
+
+void matmul_bt_gemv_cuda(const Queue& q, const void* args) {
+  matmul_gemv(*static_cast<const MatmulBTArgs*>(args), stream_of(q));
+}
+
+void matmul_bt_cublas_cuda(const Queue& q, const void* args) {
+  gemm_cublas(*static_cast<const MatmulBTArgs*>(args), stream_of(q));
 }
 
 }  // namespace music3::ops

@@ -5,17 +5,19 @@
 namespace music3::ops {
 
 void register_cuda_providers(OpRegistry& r) {
-  r.add(OpId::RmsNorm, DeviceType::CUDA, rms_norm_cuda);
-  r.add(OpId::MatmulBT, DeviceType::CUDA, matmul_bt_cuda);
-  r.add(OpId::AttentionDecode, DeviceType::CUDA, attention_decode_cuda);
-  r.add(OpId::SiluAndMul, DeviceType::CUDA, silu_and_mul_cuda);
-  r.add(OpId::Add, DeviceType::CUDA, add_cuda);
-  r.add(OpId::EmbeddingGather, DeviceType::CUDA, embedding_gather_cuda);
-  r.add(OpId::KvAppend, DeviceType::CUDA, kv_append_cuda);
-  r.add(OpId::CfgTopkSample, DeviceType::CUDA, cfg_topk_sample_cuda);
-  r.add(OpId::ExpDraws, DeviceType::CUDA, exp_draws_cuda);
-  r.add(OpId::AddRmsNorm, DeviceType::CUDA, add_rms_norm_cuda);
-  r.add(OpId::KvAppendAttention, DeviceType::CUDA, kv_append_attention_cuda);
+  r.add({"cuda.rms_norm", OpId::RmsNorm, DeviceType::CUDA, 0, rms_norm_cuda});
+  // The decode GEMV where it applies (M <= 4), cuBLAS for every shape.
+  r.add({"cuda.matmul_bt.gemv", OpId::MatmulBT, DeviceType::CUDA, 1, matmul_bt_gemv_cuda, matmul_bt_gemv_supports});
+  r.add({"cuda.matmul_bt.cublas", OpId::MatmulBT, DeviceType::CUDA, 0, matmul_bt_cublas_cuda});
+  r.add({"cuda.attention_decode", OpId::AttentionDecode, DeviceType::CUDA, 0, attention_decode_cuda});
+  r.add({"cuda.silu_and_mul", OpId::SiluAndMul, DeviceType::CUDA, 0, silu_and_mul_cuda});
+  r.add({"cuda.add", OpId::Add, DeviceType::CUDA, 0, add_cuda});
+  r.add({"cuda.embedding_gather", OpId::EmbeddingGather, DeviceType::CUDA, 0, embedding_gather_cuda});
+  r.add({"cuda.kv_append", OpId::KvAppend, DeviceType::CUDA, 0, kv_append_cuda});
+  r.add({"cuda.cfg_topk_sample", OpId::CfgTopkSample, DeviceType::CUDA, 0, cfg_topk_sample_cuda});
+  r.add({"cuda.exp_draws", OpId::ExpDraws, DeviceType::CUDA, 0, exp_draws_cuda});
+  r.add({"cuda.add_rms_norm", OpId::AddRmsNorm, DeviceType::CUDA, 0, add_rms_norm_cuda});
+  r.add({"cuda.kv_append_attention", OpId::KvAppendAttention, DeviceType::CUDA, 0, kv_append_attention_cuda});
 }
 
 }  // namespace music3::ops

@@ -1,10 +1,11 @@
 // The interface both arms of the depth stage implement, and its per-frame data.
-// Contract: run_frame() runs one frame of the per-frame schedule (§2.3-2.4 of the
-// reference): steps() forward calls over positions 0..steps(), a head, CFG,
+// Contract: run_frame() runs one frame of the per-frame schedule (upstream's
+// MiniMaxMusic3RVQDepthDecoder sampling loop): steps() forward calls over positions 0..steps(), a head, CFG,
 // top-k and a draw after each, and returns the codes c1..c_steps with the
 // conditional row's final-normed hidden of every call. With forced_codes set, the
 // codes are still drawn and returned, but the forced ones are fed back (teacher
 // forcing, for per-call parity against the oracle's trajectory).
+// Thread-safety: an arm is used from one thread at a time.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -12,11 +13,12 @@
 
 #include "engine/core/bf16.h"
 #include "engine/models/music3/depth/depth_instruments.h"
+#include "engine/runtime/arm.h"
 
 namespace music3::depth {
 
-enum class ArmKind { Host, Device };
-std::string arm_name(ArmKind k);
+using runtime::arm_name;
+using runtime::ArmKind;
 
 struct DrawSource {
   enum class Kind { Generator, Replay };

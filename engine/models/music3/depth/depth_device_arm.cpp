@@ -10,56 +10,34 @@ namespace music3::depth {
 
 namespace {
 size_t sz(int64_t v) { return static_cast<size_t>(v); }
+Tensor rows(const Tensor& t, int64_t first, int64_t count) { return runtime::row_range(t, first, count); }
+
+// Every op issue_frame_body() and forward() call.
+constexpr ops::OpId kOps[] = {ops::OpId::AddRmsNorm, ops::OpId::MatmulBT,        ops::OpId::KvAppendAttention,
+                              ops::OpId::SiluAndMul, ops::OpId::EmbeddingGather, ops::OpId::CfgTopkSample,
+                              ops::OpId::ExpDraws};
 }  // namespace
 
-Tensor DepthDeviceArm::resident(DType dt, Shape shape, bool forward_buffer) {
-  Tensor t{nullptr, dt, shape, q_.device};
-  held_.push_back(pool_.acquire(t.bytes()));
-  t.data = held_.back().data();
-  (forward_buffer ? ins_.resident_dtypes : ins_.sampler_dtypes) |= dtype_bit(dt);
-  return t;
-}
-
-Tensor DepthDeviceArm::stage(const bf16* host, Shape shape) {
-  Tensor t = resident(DType::BF16, shape, true);
-  q_.backend->copy(t.data, host, t.bytes(), CopyKind::HostToDevice, q_.stream);
-  ins_.staged_bytes += t.bytes();
-  return t;
-}
-
-Tensor DepthDeviceArm::rows(const Tensor& t, int64_t first, int64_t count) const {
-  Tensor v = t;
-  const int64_t width = t.shape[1];
-  v.data = static_cast<char*>(t.data) + sz(first * width) * dtype_size(t.dtype);
-  v.shape = Shape{count, width};
-  return v;
-}
+std::span<const ops::OpId> DepthDeviceArm::ops() { return kOps; }
 
 DepthDeviceArm::DepthDeviceArm(const DepthWeights& w, const Queue& q, DevicePool& pool, DepthInstruments& ins)
-    : cfg_(w.cfg), q_(q), pool_(pool), ins_(ins) {
-  if (!q_.backend) throw std::runtime_error("depth device arm: queue on '" + device_type_name(q_.device) + "' has no backend");
+    : cfg_(w.cfg), q_(q), ins_(ins), held_(q, pool, ins), graph_(q, 2) {
   const int64_t H = cfg_.hidden, I = cfg_.intermediate, V = cfg_.vocab;
-  projection_ = stage(w.projection.ptr(), w.projection.shape);
-  pos_embedding_ = stage(w.pos_embedding.ptr(), w.pos_embedding.shape);
-  audio_embeddings_ = stage(w.audio_embeddings.ptr(), w.audio_embeddings.shape);
-  norm_ = stage(w.norm.ptr(), w.norm.shape);
-  for (const auto& head : w.heads) heads_.push_back(stage(head.ptr(), head.shape));
-  std::vector<bf16> merged;
+  projection_ = held_.stage(w.projection);
+  pos_embedding_ = held_.stage(w.pos_embedding);
+  audio_embeddings_ = held_.stage(w.audio_embeddings);
+  norm_ = held_.stage(w.norm);
+  for (const auto& head : w.heads) heads_.push_back(held_.stage(head));
   for (const auto& L : w.layers) {
     Layer d;
-    d.in_norm = stage(L.input_norm.ptr(), L.input_norm.shape);
-    d.post_norm = stage(L.post_norm.ptr(), L.post_norm.shape);
+    d.in_norm = held_.stage(L.input_norm);
+    d.post_norm = held_.stage(L.post_norm);
     // Merged [3H, H] = to_q | to_k | to_v, row blocks in that order.
-    merged.assign(L.wq.data.begin(), L.wq.data.end());
-    merged.insert(merged.end(), L.wk.data.begin(), L.wk.data.end());
-    merged.insert(merged.end(), L.wv.data.begin(), L.wv.data.end());
-    d.wqkv = stage(merged.data(), {3 * H, H});
-    d.wo = stage(L.wo.ptr(), L.wo.shape);
+    d.wqkv = held_.stage_rows({&L.wq, &L.wk, &L.wv});
+    d.wo = held_.stage(L.wo);
     // Merged [2I, H] = gate_proj | up_proj: silu_and_mul reads gate first, up second.
-    merged.assign(L.w_gate.data.begin(), L.w_gate.data.end());
-    merged.insert(merged.end(), L.w_up.data.begin(), L.w_up.data.end());
-    d.w_gate_up = stage(merged.data(), {2 * I, H});
-    d.w_down = stage(L.w_down.ptr(), L.w_down.shape);
+    d.w_gate_up = held_.stage_rows({&L.w_gate, &L.w_up});
+    d.w_down = held_.stage(L.w_down);
     layers_.push_back(d);
   }
   x_ = resident(DType::BF16, {4, H}, true);
@@ -88,7 +66,7 @@ DepthDeviceArm::DepthDeviceArm(const DepthWeights& w, const Queue& q, DevicePool
   kv_k_ = resident(DType::BF16, {cache_elems}, true);
   kv_v_ = resident(DType::BF16, {cache_elems}, true);
   q_.synchronize();
-  ins_.pool_backend_allocs = pool_.stats().backend_allocs;
+  held_.note_pool_stats();
 }
 
 void DepthDeviceArm::forward(const Tensor* src, int pos, int n, const Tensor& out) {
@@ -125,11 +103,6 @@ void DepthDeviceArm::forward(const Tensor* src, int pos, int n, const Tensor& ou
       ops::add_rms_norm(q_, last, rows(d_, 2 * (n - 1), 2), norm_, cfg_.eps, last, out);
     }
   }
-}
-
-DepthDeviceArm::~DepthDeviceArm() {
-  for (void* g : graphs_)
-    if (g) q_.backend->destroy_graph(g);
 }
 
 void DepthDeviceArm::issue_frame_body(bool forced) {
@@ -185,25 +158,7 @@ FrameResult DepthDeviceArm::run_frame(const FrameInputs& in, FrameTrace* trace) 
 
   // The frame body reads only the buffers filled above, so one graph per feed mode
   // replays every frame: a single launch instead of hundreds.
-  if (be.supports_graphs()) {
-    void*& graph = graphs_[forced ? 1 : 0];
-    if (!graph) {
-      be.begin_capture(q_.stream);
-      try {
-        issue_frame_body(forced);
-      } catch (...) {
-        try {
-          be.end_capture(q_.stream);
-        } catch (...) {
-        }
-        throw;
-      }
-      graph = be.end_capture(q_.stream);
-    }
-    be.launch_graph(graph, q_.stream);
-  } else {
-    issue_frame_body(forced);
-  }
+  graph_.run(forced ? 1 : 0, [&] { issue_frame_body(forced); });
   ins_.device_forwards += uint64_t(S);
 
   FrameResult r;
@@ -225,7 +180,7 @@ FrameResult DepthDeviceArm::run_frame(const FrameInputs& in, FrameTrace* trace) 
     std::memcpy(r.hidden.data() + sz(s * H), finals.data() + sz(2 * s * H), sz(H) * sizeof(bf16));
   if (trace) trace->final_hidden = std::move(finals);
   ins_.nonfinite_logits += uint64_t(nonfinite);
-  ins_.pool_backend_allocs = pool_.stats().backend_allocs;
+  held_.note_pool_stats();
   ++ins_.frames;
   return r;
 }

@@ -1,40 +1,44 @@
 // The device arm: the depth stage over the op entry points, on any queue that has
 // providers (CPU queue with the CPU providers, CUDA queue with the CUDA ones).
 // Staging merges to_q|to_k|to_v into one [3H, H] and gate_proj|up_proj into one
-// [2I, H], and copies every weight to the queue's device once; the K/V cache and
-// every activation are drawn from the device pool once, so frames cost no backend
-// allocation. The whole frame stays on the device: projection, heads, CFG, top-k and
+// [2I, H], and copies every weight to the queue's device once, straight from the
+// host weights (no host staging copy); the K/V cache and every activation are drawn
+// from the device pool once, so frames cost no backend allocation. ops() lists every
+// op the arm issues: the selector refuses a device lacking any of them, and the
+// reachability gate checks the list against the provider table's record. The whole frame stays on the device: projection, heads, CFG, top-k and
 // the draw included; the host uploads the frame's inputs once and reads back the
 // codes and hiddens once. Where the backend has graphs (CUDA), the frame body is
 // captured once per feed mode and replayed. Counters: device_forwards moves by the
 // forward calls each frame issues (steps()).
+// Thread-safety: one thread at a time (it owns its queue's buffers and graphs).
 #pragma once
-#include <memory>
+#include <span>
 #include <vector>
 
 #include "engine/core/device_pool.h"
 #include "engine/core/queue.h"
 #include "engine/models/music3/depth/depth_arm.h"
 #include "engine/models/music3/depth/depth_weights.h"
+#include "engine/ops/registry.h"
+#include "engine/runtime/frame_graph.h"
+#include "engine/runtime/resident_set.h"
 
 namespace music3::depth {
 
 class DepthDeviceArm final : public DepthArm {
  public:
   DepthDeviceArm(const DepthWeights& weights, const Queue& q, DevicePool& pool, DepthInstruments& instruments);
-  ~DepthDeviceArm() override;
   DepthDeviceArm(const DepthDeviceArm&) = delete;
   DepthDeviceArm& operator=(const DepthDeviceArm&) = delete;
   ArmKind kind() const override { return ArmKind::Device; }
   FrameResult run_frame(const FrameInputs& in, FrameTrace* trace) override;
+  static std::span<const ops::OpId> ops();
 
  private:
   struct Layer {
     Tensor in_norm, post_norm, wqkv, wo, w_gate_up, w_down;
   };
-  Tensor stage(const bf16* host, Shape shape);                // copies host bf16 data to a new device buffer
-  Tensor resident(DType dt, Shape shape, bool forward_buffer);  // a device buffer held for the arm's life
-  Tensor rows(const Tensor& t, int64_t first, int64_t count) const;  // a row range of a 2-D view
+  Tensor resident(DType dt, Shape shape, bool forward_buffer) { return held_.resident(dt, shape, forward_buffer); }
   // src[t] is the projected element for new position pos + t: [2,H], or [1,H] shared by both rows.
   void forward(const Tensor* src, int pos, int n, const Tensor& out);
   // Everything between the uploads and the read-back: 7 calls, heads, CFG, top-k, draws.
@@ -42,9 +46,9 @@ class DepthDeviceArm final : public DepthArm {
 
   const DepthConfig cfg_;
   Queue q_;
-  DevicePool& pool_;
   DepthInstruments& ins_;
-  std::vector<DeviceBuffer> held_;
+  runtime::ResidentSet held_;
+  runtime::FrameGraph graph_;  // one mode per feed: own codes, forced codes
   Tensor projection_, pos_embedding_, audio_embeddings_, norm_;
   std::vector<Tensor> heads_;
   std::vector<Layer> layers_;
@@ -54,7 +58,6 @@ class DepthDeviceArm final : public DepthArm {
   // Sampler buffers (f32/i32/u32: outside the forward's bf16 contract).
   Tensor draws_, guided_, codes_, forced_, nonfinite_;
   Tensor kv_k_, kv_v_;
-  void* graphs_[2] = {nullptr, nullptr};  // per feed mode: own codes, forced codes
 };
 
 }  // namespace music3::depth

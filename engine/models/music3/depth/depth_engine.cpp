@@ -4,24 +4,20 @@
 #include <string>
 
 #include "engine/models/music3/depth/depth_host_arm.h"
+#include "engine/runtime/device_pools.h"
 
 namespace music3::depth {
 
-std::string arm_name(ArmKind k) { return k == ArmKind::Host ? "host" : "device"; }
-
 DepthEngine::DepthEngine(DepthWeights weights, const Queue& q, ArmRequest request, bool release_host)
     : cfg_(weights.cfg), weights_(std::move(weights)), queue_(q) {
-  if (queue_.backend) pool_ = std::make_unique<DevicePool>(*queue_.backend);
   // The host loop is where a run starts; the selector decides whether it stays.
   arm_ = std::make_unique<DepthHostArm>(weights_, queue_.threads, instruments_);
-  selection_ = select_depth_arm(queue_, request, weights_, pool_.get(), instruments_, &arm_, release_host);
+  selection_ = select_depth_arm(queue_, request, weights_, runtime::shared_device_pool(queue_), instruments_, &arm_,
+                                release_host);
   if (selection_.release_host) weights_ = DepthWeights{};
 }
 
-DepthEngine::~DepthEngine() {
-  arm_.reset();  // returns its buffers to the pool before the pool goes
-  pool_.reset();
-}
+DepthEngine::~DepthEngine() = default;
 
 FrameResult DepthEngine::run_frame(const FrameInputs& in, FrameTrace* trace) {
   if (!in.last_hidden || !in.c0_embedding) throw std::invalid_argument("depth frame: missing last_hidden or c0_embedding");

@@ -1,9 +1,12 @@
-// The engine's depth path: owns the weights, the queue and the device pool, asks
-// select_depth_arm() which arm runs, and runs frames on it. This is the production
+// The engine's depth path: owns the weights and the queue, draws device memory from
+// the device's shared pool (runtime/device_pools.h), asks select_depth_arm() which
+// arm runs, and runs frames on it. With release_host, the host weights (the
+// checkpoint's mapping) are dropped once the device arm has staged them. This is the production
 // call site the reachability gate drives; the CLI and the benches use it too.
 // Contract: construction either yields a running arm or throws (ArmRefused names the
 // device); run_frame() validates its inputs (forced codes in range, replay draws
 // present) and counts frames and forwards in instruments().
+// Thread-safety: one thread at a time.
 #pragma once
 #include <memory>
 
@@ -33,7 +36,6 @@ class DepthEngine {
   DepthConfig cfg_;
   DepthWeights weights_;
   Queue queue_;
-  std::unique_ptr<DevicePool> pool_;
   DepthInstruments instruments_;
   SelectionOutcome selection_;
   std::unique_ptr<DepthArm> arm_;

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "engine/core/queue.h"
-#include "engine/models/music3/depth/depth_host_math.h"
+#include "engine/runtime/host_math.h"
 #include "engine/ops/ops.h"
 
 namespace music3::depth {
@@ -27,14 +27,14 @@ void DepthHostArm::forward(const bf16* x, int pos, int n, bf16* out) {
   // h = x + pos_embedding[pos + t], one rounding (diffusers adds in bf16).
   for (int t = 0; t < n; ++t)
     for (int b = 0; b < 2; ++b)
-      host::add(x + int64_t(2 * t + b) * H, w_.pos_embedding.ptr() + int64_t(pos + t) * H, H,
+      runtime::host::add(x + int64_t(2 * t + b) * H, w_.pos_embedding.ptr() + int64_t(pos + t) * H, H,
                 h_.data() + int64_t(2 * t + b) * H);
   for (int l = 0; l < c.layers; ++l) {
     const auto& L = w_.layers[static_cast<size_t>(l)];
-    host::rms_norm(h_.data(), M, L.input_norm.ptr(), H, c.eps, a_.data());
-    host::linear(a_.data(), M, L.wq.ptr(), H, H, q_.data(), threads_);
-    host::linear(a_.data(), M, L.wk.ptr(), H, H, k_.data(), threads_);
-    host::linear(a_.data(), M, L.wv.ptr(), H, H, v_.data(), threads_);
+    runtime::host::rms_norm(h_.data(), M, L.input_norm.ptr(), H, c.eps, a_.data());
+    runtime::host::linear(a_.data(), M, L.wq.ptr(), H, H, q_.data(), threads_);
+    runtime::host::linear(a_.data(), M, L.wk.ptr(), H, H, k_.data(), threads_);
+    runtime::host::linear(a_.data(), M, L.wv.ptr(), H, H, v_.data(), threads_);
     bf16* kc = k_cache_.data() + size_t(l) * size_t(c.max_positions) * 2 * size_t(H);
     bf16* vc = v_cache_.data() + size_t(l) * size_t(c.max_positions) * 2 * size_t(H);
     // Cache layout [batch][pos][H], so one batch row's keys are contiguous for attend();
@@ -49,18 +49,18 @@ void DepthHostArm::forward(const bf16* x, int pos, int n, bf16* out) {
     // Causal attention: position pos + t sees positions 0 .. pos + t.
     for (int b = 0; b < 2; ++b)
       for (int t = 0; t < n; ++t)
-        host::attend(q_.data() + int64_t(2 * t + b) * H, kc + size_t(b) * P * size_t(H), vc + size_t(b) * P * size_t(H),
+        runtime::host::attend(q_.data() + int64_t(2 * t + b) * H, kc + size_t(b) * P * size_t(H), vc + size_t(b) * P * size_t(H),
                      pos + t + 1, c.heads, D, scale, attn_.data() + int64_t(2 * t + b) * H);
-    host::linear(attn_.data(), M, L.wo.ptr(), H, H, o_.data(), threads_);
-    host::add(h_.data(), o_.data(), int64_t(M) * H, h_.data());
-    host::rms_norm(h_.data(), M, L.post_norm.ptr(), H, c.eps, a_.data());
-    host::linear(a_.data(), M, L.w_gate.ptr(), I, H, g_.data(), threads_);
-    host::linear(a_.data(), M, L.w_up.ptr(), I, H, u_.data(), threads_);
-    host::silu_mul(g_.data(), u_.data(), M, I, act_.data());
-    host::linear(act_.data(), M, L.w_down.ptr(), H, I, d_.data(), threads_);
-    host::add(h_.data(), d_.data(), int64_t(M) * H, h_.data());
+    runtime::host::linear(attn_.data(), M, L.wo.ptr(), H, H, o_.data(), threads_);
+    runtime::host::add(h_.data(), o_.data(), int64_t(M) * H, h_.data());
+    runtime::host::rms_norm(h_.data(), M, L.post_norm.ptr(), H, c.eps, a_.data());
+    runtime::host::linear(a_.data(), M, L.w_gate.ptr(), I, H, g_.data(), threads_);
+    runtime::host::linear(a_.data(), M, L.w_up.ptr(), I, H, u_.data(), threads_);
+    runtime::host::silu_mul(g_.data(), u_.data(), M, I, act_.data());
+    runtime::host::linear(act_.data(), M, L.w_down.ptr(), H, I, d_.data(), threads_);
+    runtime::host::add(h_.data(), d_.data(), int64_t(M) * H, h_.data());
   }
-  host::rms_norm(h_.data() + int64_t(2 * (n - 1)) * H, 2, w_.norm.ptr(), H, c.eps, out);
+  runtime::host::rms_norm(h_.data() + int64_t(2 * (n - 1)) * H, 2, w_.norm.ptr(), H, c.eps, out);
   ++ins_.host_forwards;
 }
 
@@ -104,13 +104,13 @@ FrameResult DepthHostArm::run_frame(const FrameInputs& in, FrameTrace* trace) {
   // pos 1 = projection(c0 embedding), then projection(audio_embeddings[c_k + (k-1)V]).
   std::vector<bf16> x(4 * size_t(H)), out(2 * size_t(H)), logits(2 * size_t(V));
   std::vector<float> g(static_cast<size_t>(V));
-  host::linear(in.last_hidden, 2, w_.projection.ptr(), H, H, x.data(), threads_);
-  host::linear(in.c0_embedding, 1, w_.projection.ptr(), H, H, x.data() + 2 * H, threads_);
+  runtime::host::linear(in.last_hidden, 2, w_.projection.ptr(), H, H, x.data(), threads_);
+  runtime::host::linear(in.c0_embedding, 1, w_.projection.ptr(), H, H, x.data() + 2 * H, threads_);
   std::memcpy(x.data() + 3 * H, x.data() + 2 * H, size_t(H) * sizeof(bf16));
   int pos = 0, n = 2;
   for (int step = 0; step < S; ++step) {
     forward(x.data(), pos, n, out.data());
-    host::linear(out.data(), 2, w_.heads[size_t(step)].ptr(), V, H, logits.data(), threads_);
+    runtime::host::linear(out.data(), 2, w_.heads[size_t(step)].ptr(), V, H, logits.data(), threads_);
     int32_t code = sample(logits.data(), step, in, g.data());
     r.codes[size_t(step)] = code;
     std::memcpy(r.hidden.data() + size_t(step) * H, out.data(), size_t(H) * sizeof(bf16));
@@ -122,7 +122,7 @@ FrameResult DepthHostArm::run_frame(const FrameInputs& in, FrameTrace* trace) {
     if (step + 1 == S) break;  // c_S is not embedded: there is no position S + 1
     const int32_t fed = in.forced_codes ? in.forced_codes[step] : code;
     const bf16* row = w_.audio_embeddings.ptr() + (int64_t(step) * V + fed) * H;
-    host::linear(row, 1, w_.projection.ptr(), H, H, x.data(), threads_);
+    runtime::host::linear(row, 1, w_.projection.ptr(), H, H, x.data(), threads_);
     std::memcpy(x.data() + H, x.data(), size_t(H) * sizeof(bf16));
     pos += n;
     n = 1;

@@ -1,8 +1,9 @@
 // The host arm: the depth stage on the CPU, mirroring the reference module's
 // rounding points, with weights read in place (bf16) from DepthWeights and a K/V
 // cache of bf16 rows that grows one call at a time (2 positions on the first call,
-// then 1). Mathematically identical to upstream's full recompute (§2.6): attention
+// then 1). Mathematically identical to upstream's full recompute of the prefix: attention
 // is causal and positions are absolute, so cached rows never change.
+// Thread-safety: one thread at a time (parallel inside linear()).
 #pragma once
 #include <vector>
 

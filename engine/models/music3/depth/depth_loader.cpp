@@ -1,11 +1,13 @@
 #include "engine/models/music3/depth/depth_loader.h"
 
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <set>
 #include <stdexcept>
 
 #include "engine/io/component_config.h"
-#include "engine/io/safetensors.h"
+#include "engine/io/safetensors_set.h"
 
 namespace music3::depth {
 namespace fs = std::filesystem;
@@ -17,25 +19,33 @@ std::string component_dir(const std::string& dir) {
   throw std::runtime_error("checkpoint '" + dir + "': no config.json here nor in rvq_depth_decoder/");
 }
 
-void copy_tensor(const io::SafetensorsFile& file, const std::string& name, HostTensor& dst, LoadReport& report) {
+// The tensor as the weights hold it: a view of the mapping (bf16, 2-aligned) or an
+// owned bf16 copy (F32 rounded, or bf16 the file lays out unaligned).
+void take_tensor(const io::SafetensorsSet& set, const std::string& name, HostTensor& dst, LoadReport& report) {
+  const io::SafetensorsFile& file = set.file_of(name);
   Tensor src = file.tensor(name);
   if (!(src.shape == dst.shape))
     throw std::runtime_error(file.path() + ": tensor '" + name + "' has shape " + src.shape.str() + ", expected " +
                              dst.shape.str());
   const int64_t n = src.numel();
-  if (src.dtype == DType::BF16) {
-    const auto* s = src.as<const bf16>();
-    for (int64_t i = 0; i < n; ++i) dst.data[static_cast<size_t>(i)] = s[i];
+  if (src.dtype == DType::BF16 && reinterpret_cast<uintptr_t>(src.data) % alignof(bf16) == 0) {
+    dst = HostTensor::mapped(dst.shape, src.as<const bf16>(), set.keeper());
+  } else if (src.dtype == DType::BF16) {
+    dst = HostTensor(dst.shape);
+    std::memcpy(dst.mutable_ptr(), src.data, src.bytes());
   } else if (src.dtype == DType::F32) {
+    dst = HostTensor(dst.shape);
+    bf16* d = dst.mutable_ptr();
     const auto* s = src.as<const float>();
-    for (int64_t i = 0; i < n; ++i) dst.data[static_cast<size_t>(i)] = to_bf16(s[i]);
+    for (int64_t i = 0; i < n; ++i) d[i] = to_bf16(s[i]);
     report.converted.push_back(name);
   } else {
     throw std::runtime_error(file.path() + ": tensor '" + name + "' has dtype " + std::string(dtype_name(src.dtype)) +
                              ", expected BF16 (or F32, converted)");
   }
+  const bf16* held = dst.ptr();
   for (int64_t i = 0; i < n; ++i) {
-    uint16_t b = dst.data[static_cast<size_t>(i)].bits;
+    uint16_t b = held[i].bits;
     if ((b & 0x7F80u) == 0x7F80u)
       throw std::runtime_error(file.path() + ": tensor '" + name + "' has a non-finite value at element " +
                                std::to_string(i));
@@ -47,20 +57,20 @@ void copy_tensor(const io::SafetensorsFile& file, const std::string& name, HostT
 DepthWeights load_depth_checkpoint(const std::string& dir, LoadReport* report_out) {
   const std::string comp = component_dir(dir);
   const auto cfg = DepthConfig::from_component_config(io::ComponentConfig((fs::path(comp) / "config.json").string()));
-  const std::string path = (fs::path(comp) / "diffusion_pytorch_model.safetensors").string();
-  io::SafetensorsFile file(path);
+  const io::SafetensorsSet set = io::SafetensorsSet::open(comp, "diffusion_pytorch_model");
+  const std::string& path = set.path();
 
   LoadReport report;
   report.weights_path = path;
-  report.weights_sha256 = file.sha256();
-  DepthWeights w = DepthWeights::allocate(cfg);
+  report.weights_sha256 = set.sha256();
+  DepthWeights w = DepthWeights::shapes(cfg);
   std::set<std::string> expected;
   for (auto& [spec, slot] : w.named()) {
     expected.insert(spec.name);
-    if (!file.has(spec.name)) throw std::runtime_error(path + ": missing tensor '" + spec.name + "'");
-    copy_tensor(file, spec.name, *slot, report);
+    if (!set.has(spec.name)) throw std::runtime_error(path + ": missing tensor '" + spec.name + "'");
+    take_tensor(set, spec.name, *slot, report);
   }
-  for (const auto& name : file.names())
+  for (const auto& name : set.names())
     if (!expected.count(name)) throw std::runtime_error(path + ": unexpected tensor '" + name + "'");
   if (report_out) *report_out = report;
   return w;

@@ -1,9 +1,13 @@
 // Loads `rvq_depth_decoder/` exactly as diffusers writes it: config.json plus
-// diffusion_pytorch_model.safetensors with the real tensor names.
-// Contract: bf16 tensors are copied as they are; f32 tensors are rounded to bf16
-// (nearest, ties to even) and listed in LoadReport::converted. Anything else is
-// refused with an error naming the file and tensor: a missing or unexpected
-// tensor, a wrong shape, an unsupported dtype, a non-finite value.
+// diffusion_pytorch_model.safetensors (or its shards and
+// diffusion_pytorch_model.safetensors.index.json) with the real tensor names.
+// Contract: bf16 tensors are not copied: the weights view the mapped file, which
+// stays mapped while the weights live (a tensor the file lays out unaligned is
+// copied); f32 tensors are rounded to bf16 (nearest, ties to even) and listed in
+// LoadReport::converted. Anything else is refused with an error naming the file and
+// tensor: a missing or unexpected tensor, a wrong shape, an unsupported dtype, a
+// non-finite value, and every shard-set refusal of io/safetensors_set.h.
+// Thread-safety: no shared state; concurrent loads are safe.
 #pragma once
 #include <string>
 #include <vector>
@@ -13,8 +17,8 @@
 namespace music3::depth {
 
 struct LoadReport {
-  std::string weights_path;
-  std::string weights_sha256;
+  std::string weights_path;    // the single file, or the index of a sharded set
+  std::string weights_sha256;  // of that file
   std::vector<std::string> converted;  // tensors stored as F32 and rounded to bf16
   size_t bytes_read = 0;
 };

@@ -22,9 +22,10 @@ float normal_at(uint64_t seed, uint64_t stream, uint64_t i) {
 
 void fill(HostTensor& t, uint64_t seed, uint64_t stream, float mean, float stddev, int threads) {
   const int64_t n = t.shape.numel();
+  bf16* d = t.mutable_ptr();
   parallel_for(n, threads, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i)
-      t.data[static_cast<size_t>(i)] = to_bf16(mean + stddev * normal_at(seed, stream, static_cast<uint64_t>(i)));
+      d[i] = to_bf16(mean + stddev * normal_at(seed, stream, static_cast<uint64_t>(i)));
   });
 }
 }  // namespace

@@ -10,6 +10,14 @@ DepthWeights DepthWeights::allocate(const DepthConfig& cfg) {
   return w;
 }
 
+DepthWeights DepthWeights::shapes(const DepthConfig& cfg) {
+  cfg.validate();
+  DepthWeights w;
+  w.cfg = cfg;
+  for (auto& [spec, slot] : w.named()) slot->shape = spec.shape;
+  return w;
+}
+
 std::vector<std::pair<TensorSpec, HostTensor*>> DepthWeights::named() {
   const int64_t H = cfg.hidden, I = cfg.intermediate, V = cfg.vocab;
   layers.resize(static_cast<size_t>(cfg.layers));

@@ -1,8 +1,10 @@
-// Host-resident weights of the depth decoder, in bf16 storage (never f32 holders
-// of bf16 values: that would double the bytes every sweep moves).
-// Contract: every tensor is row-major [out, in] as diffusers stores it; names()
+// The depth decoder's weights on the host, in bf16 (never f32 holders of bf16
+// values: that would double the bytes every sweep moves): views into the mapped
+// checkpoint, or owned storage for synthetic weights and F32-converted tensors.
+// Contract: every tensor is row-major [out, in] as diffusers stores it; named()
 // lists the 47 (for 4 layers) diffusers tensor names with their shapes, in the
 // order a checkpoint is validated; bytes() is the total bf16 storage.
+// Thread-safety: const use is thread-safe.
 #pragma once
 #include <string>
 #include <vector>
@@ -10,20 +12,11 @@
 #include "engine/core/bf16.h"
 #include "engine/core/tensor.h"
 #include "engine/models/music3/depth/depth_config.h"
+#include "engine/runtime/host_tensor.h"
 
 namespace music3::depth {
 
-struct HostTensor {
-  Shape shape;
-  std::vector<bf16> data;
-
-  HostTensor() = default;
-  explicit HostTensor(Shape s) : shape(s), data(static_cast<size_t>(s.numel())) {}
-  const bf16* ptr() const { return data.data(); }
-  bf16* ptr() { return data.data(); }
-  Tensor view() const { return Tensor{const_cast<bf16*>(data.data()), DType::BF16, shape, DeviceType::CPU}; }
-  size_t bytes() const { return data.size() * sizeof(bf16); }
-};
+using runtime::HostTensor;
 
 struct DepthLayerWeights {
   HostTensor input_norm, post_norm;  // [H]
@@ -50,7 +43,8 @@ struct DepthWeights {
   // The diffusers name and shape of every tensor, paired with where it lives here.
   std::vector<std::pair<TensorSpec, HostTensor*>> named();
   static std::vector<TensorSpec> expected_tensors(const DepthConfig& cfg);
-  static DepthWeights allocate(const DepthConfig& cfg);
+  static DepthWeights allocate(const DepthConfig& cfg);  // every tensor owned, zero-filled
+  static DepthWeights shapes(const DepthConfig& cfg);    // every tensor shaped, no storage yet
 };
 
 }  // namespace music3::depth

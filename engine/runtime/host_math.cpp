@@ -1,26 +1,26 @@
-#include "engine/models/music3/depth/depth_host_math.h"
+#include "engine/runtime/host_math.h"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "engine/core/parallel.h"
-#include "engine/ops/cpu/dot_bf16.h"
+#include "engine/core/dot_bf16.h"
 
-namespace music3::depth::host {
+namespace music3::runtime::host {
 
 void linear(const bf16* x, int M, const bf16* w, int N, int K, bf16* y, int threads) {
   // Waking the worker pool costs tens of microseconds: small sweeps run inline.
   constexpr int64_t kParallelMacs = int64_t(1) << 18;
   if (int64_t(M) * N * K < kParallelMacs) threads = 1;
   // The activations are widened once (exactly), then every weight row is read once
-  // for all M rows: same reduction order per output as ops::dot_bf16_f32.
+  // for all M rows: same reduction order per output as dot_bf16_f32.
   std::vector<float> xf(static_cast<size_t>(M) * static_cast<size_t>(K));
   for (size_t i = 0; i < xf.size(); ++i) xf[i] = to_f32(x[i]);
   parallel_for(N, threads, [&](int64_t b, int64_t e) {
     std::vector<float> acc(static_cast<size_t>(M));
     for (int64_t n = b; n < e; ++n) {
-      ops::dot_rows_f32_bf16(xf.data(), M, K, w + n * K, K, acc.data());
+      dot_rows_f32_bf16(xf.data(), M, K, w + n * K, K, acc.data());
       for (int m = 0; m < M; ++m) y[int64_t(m) * N + n] = to_bf16(acc[static_cast<size_t>(m)]);
     }
   });
@@ -58,7 +58,7 @@ void attend(const bf16* q, const bf16* k, const bf16* v, int T, int heads, int D
     const int off = h * D;
     float mx = -INFINITY;
     for (int t = 0; t < T; ++t) {
-      s[t] = ops::dot_bf16_f32(q + off, k + int64_t(t) * H + off, D) * scale;
+      s[t] = dot_bf16_f32(q + off, k + int64_t(t) * H + off, D) * scale;
       mx = std::max(mx, s[t]);
     }
     float sum = 0;
@@ -73,4 +73,4 @@ void attend(const bf16* q, const bf16* k, const bf16* v, int T, int heads, int D
   }
 }
 
-}  // namespace music3::depth::host
+}  // namespace music3::runtime::host

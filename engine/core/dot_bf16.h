@@ -1,4 +1,4 @@
-// The bf16 dot product of the CPU providers and the host arm, with one fixed
+// The bf16 dot product of the CPU providers and the host reference math, with one fixed
 // reduction order, so that any caller computing the same (a, b, K) gets the same bits.
 // Contract: dot_bf16_f32(a, b, K) returns the f32 sum of f32(a[k]) * f32(b[k]), where
 //   1. 16 lane partial sums: lane l accumulates k = l, l + 16, l + 32, ... below
@@ -9,13 +9,13 @@
 // A product of two bf16 values is exact in f32, so only the additions round, and
 // the result does not depend on contraction (FMA) either. Header-only and inline so
 // that gcc -O3 vectorises the lane loop (bf16 -> f32 is a 16-bit shift) without
-// -march flags.
+// -march flags. Pure functions: thread-safe.
 #pragma once
 #include <cstdint>
 
 #include "engine/core/bf16.h"
 
-namespace music3::ops {
+namespace music3 {
 
 inline constexpr int kDotLanes = 16;
 
@@ -68,4 +68,4 @@ inline void dot_rows_f32_bf16(const float* x, int M, int64_t ldx, const bf16* w,
   }
 }
 
-}  // namespace music3::ops
+}  // namespace music3
