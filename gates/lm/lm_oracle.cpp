@@ -92,6 +92,7 @@ LmGolden read_lm_golden(const LmCase& c) {
   g.tokens = take<int32_t>(f, "tokens", DType::I32, {I});
   g.codes = take<int32_t>(f, "codes", DType::I32, {D, 8});
   g.depth_hidden = take<bf16>(f, "depth_hidden", DType::BF16, {D, 7 * H});
+  g.depth_guided = take<float>(f, "depth_guided", DType::F32, {D, 7, g.audio_vocab});
   g.frame_hiddens = take<bf16>(f, "frame_hiddens", DType::BF16, {g.frames, 8 * H});
   return g;
 }

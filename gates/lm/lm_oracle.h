@@ -36,6 +36,7 @@ struct LmGolden {
   std::vector<int32_t> tokens;          // [I]
   std::vector<int32_t> codes;           // [D,8]
   std::vector<bf16> depth_hidden;       // [D,7H]
+  std::vector<float> depth_guided;      // [D,7,A]
   std::vector<bf16> frame_hiddens;      // [F,8H]
 
   // The iteration's draws at the sliced columns: out[col] = E[column_id(col)].

@@ -141,6 +141,14 @@ TEST(LmSampler, DrawsAreReadAtTheFullVocabularyIdAndEosIsDrawable) {
   EXPECT_EQ(generated[1], sampler::exp1_draw(9, 3, lm::kLmDrawStep, uint32_t(lm::kCodeOffset)));
 }
 
+TEST(LmSampler, NonFiniteLogitsAreCounted) {
+  Constructed t;
+  for (int i = 0; i < 60; ++i) t.set(i, 1.0f, 1.0f);
+  t.logits[5] = bf16{0x7FC0};            // NaN, conditional row
+  t.logits[size_t(K) + 9] = bf16{0x7F80};  // +inf, unconditional row
+  EXPECT_EQ(t.run().nonfinite, 2u);
+}
+
 }  // namespace
 }  // namespace music3::gates
 

@@ -13,7 +13,8 @@ K = 16,385 allowed LM ids: column 0 is id 151670, column 1 + j is id 151675 + j)
            that predicts iteration i)   feedback bf16 [D',2,H] (the inputs_embeds of each decode step, D' = decode
            steps run)   lm_logits bf16 [I,2,K] (lm_head output at the allowed ids)   guided f32 [I,K] (what the
            sampler is given)   lm_probs f32 [I,K] (what torch.multinomial is given)   tokens i32 [I]
-           codes i32 [D,8]   depth_hidden bf16 [D,7H]   frame_hiddens bf16 [F,8H]
+           codes i32 [D,8]   depth_hidden bf16 [D,7H]   depth_guided f32 [D,7,A] (what the depth sampler is
+           given)   frame_hiddens bf16 [F,8H]
 plus string metadata: geometry, seed, max_frames, audio_duration, iterations, frames, eos ("1" when the run ended
 on <|audio_end|>), the sampling and prompt seeds, the upstream constants.
 
@@ -56,7 +57,7 @@ import safetensors_file  # noqa: E402
 
 INPUTS = ("text_ids", "lm_exp_draws", "depth_exp_draws")
 OUTPUTS = ("prefill_hidden", "last_hidden", "feedback", "lm_logits", "guided", "lm_probs", "tokens", "codes",
-           "depth_hidden", "frame_hiddens")
+           "depth_hidden", "depth_guided", "frame_hiddens")
 TEXT_ID_LIMIT = 151643
 ALLOWED = [encoders._AUDIO_END_TOKEN_ID] + list(range(encoders._AUDIO_CODE_OFFSET,
                                                       encoders._AUDIO_CODE_OFFSET + encoders._SEMANTIC_VOCAB_SIZE))
@@ -167,7 +168,8 @@ def make_golden(geometry, seed, checkpoint_root):
     eos = record["picks"][lm_rows[-1]] == encoders._AUDIO_END_TOKEN_ID
     if depth_frames != iterations - int(eos) or len(record["probs"]) != iterations + steps * depth_frames:
         raise GoldenSelfCheckError("sampler calls do not match one LM sample and 7 depth samples per iteration")
-    depth_draws = [draws[i] for i, p in enumerate(record["probs"]) if p.shape[-1] == audio_vocab]
+    depth_rows = [i for i, p in enumerate(record["probs"]) if p.shape[-1] == audio_vocab]
+    depth_draws = [draws[i] for i in depth_rows]
     allowed = torch.tensor(ALLOWED)
     prefill_embeds, prefill_hidden = record["lm_calls"][0]
     if not torch.equal(prefill_embeds, lm.model.embed_tokens(text_ids)):
@@ -191,6 +193,8 @@ def make_golden(geometry, seed, checkpoint_root):
         "tokens": torch.tensor([record["picks"][i] for i in lm_rows], dtype=torch.int32),
         "codes": torch.stack(record["codes"]).to(torch.int32),
         "depth_hidden": torch.stack(record["depth_hidden"]),
+        "depth_guided": torch.cat([record["sampler_inputs"][i] for i in depth_rows]).view(depth_frames, steps,
+                                                                                         audio_vocab),
         "frame_hiddens": frame_hiddens,
     }
     tensors = {name: t.contiguous() for name, t in tensors.items()}
