@@ -157,7 +157,7 @@ TEST_F(CatalogueTest, SelectionByLabelShardAndOnly) {
 TEST(CommittedCatalogues, ParseAgainstTheSourceTree) {
   const char* src = std::getenv("MUSIC3_SOURCE_DIR");
   ASSERT_NE(src, nullptr) << "MUSIC3_SOURCE_DIR is set by ctest";
-  for (const char* name : {"mutations/catalogue.json", "mutations/smoke.json"}) {
+  for (const char* name : {"mutations/catalogue.json", "mutations/smoke.json", "mutations/catalogue/lm.json"}) {
     Catalogue c = music3::battery::load_catalogue(std::string(src) + "/" + name, src);
     EXPECT_FALSE(c.mutations.empty()) << name;
     bool has_canary = false;
