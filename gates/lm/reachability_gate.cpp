@@ -5,10 +5,12 @@
 //    decoded, on every geometry (EOS runs included);
 //  - two runs with the engine's own generator (no recording, no teacher) give identical
 //    tokens, codes and frame_hiddens, on 1 and 2 threads; a different seed changes them;
-//  - zero emitted frames are refused by name (an LM that samples <|audio_end|> first).
+//  - zero emitted frames are refused by name (an LM that samples <|audio_end|> first);
+//  - max_frames = min(int(duration * 25), 9000), a duration below one frame refused by name.
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 
 #include "engine/models/music3/lm/lm_ids.h"
 #include "gates/lib/gate_env.h"
@@ -68,6 +70,23 @@ TEST(LmRepeat, ZeroFramesAreRefusedByName) {
     ADD_FAILURE() << "zero frames accepted";
   } catch (const ar::ArError& e) {
     EXPECT_EQ(e.kind(), "zero_frames") << e.what();
+  }
+}
+
+TEST(LmRepeat, DurationGivesUpstreamsFrameCountWithTheCap) {
+  EXPECT_EQ(ar::max_frames_for(0.04), 1);
+  EXPECT_EQ(ar::max_frames_for(0.12), 3);
+  EXPECT_EQ(ar::max_frames_for(60.0), 1500);
+  EXPECT_EQ(ar::max_frames_for(359.99), 8999);
+  EXPECT_EQ(ar::max_frames_for(360.0), 9000);
+  EXPECT_EQ(ar::max_frames_for(1e6), 9000);
+  for (double bad : {0.0, 0.039, -1.0, std::numeric_limits<double>::infinity()}) {
+    try {
+      ar::max_frames_for(bad);
+      ADD_FAILURE() << bad << " accepted";
+    } catch (const ar::ArError& e) {
+      EXPECT_EQ(e.kind(), "bad_duration");
+    }
   }
 }
 
