@@ -354,7 +354,7 @@ int run_battery(const BatteryOptions& o) {
   if (!dirty.empty()) {
     progress("refusing to run: tracked files of " + o.repo + " differ from HEAD (commit or stash them):");
     for (const auto& d : dirty) std::fprintf(stderr, "  %s\n", d.c_str());
-    return kExitUsage;
+    return kExitDirtyTree;
   }
   Catalogue c = load_catalogue(o.catalogue, o.repo);
   std::vector<Mutation> selected = select_mutations(c, o.selection);

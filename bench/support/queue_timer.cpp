@@ -1,4 +1,4 @@
-#include "bench/support/queue_buffer.h"
+#include "bench/support/queue_timer.h"
 
 #include <chrono>
 #include <stdexcept>
@@ -14,32 +14,6 @@ double host_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 }  // namespace
-
-QueueBuffer::QueueBuffer(const Queue& q, size_t bytes) : q_(q), bytes_(bytes) {
-  if (!q_.backend) throw std::runtime_error("bench buffer: queue on '" + device_type_name(q_.device) + "' has no backend");
-  data_ = q_.backend->alloc(bytes);
-}
-
-QueueBuffer::~QueueBuffer() {
-  if (data_) q_.backend->free(data_);
-}
-
-QueueBuffer::QueueBuffer(QueueBuffer&& o) noexcept : q_(o.q_), data_(o.data_), bytes_(o.bytes_) { o.data_ = nullptr; }
-
-void QueueBuffer::upload(const void* host, size_t bytes, size_t offset) {
-  if (offset + bytes > bytes_)
-    throw std::out_of_range("bench buffer: upload of " + std::to_string(bytes) + " bytes at offset " +
-                            std::to_string(offset) + " overruns a " + std::to_string(bytes_) + "-byte buffer");
-  q_.backend->copy(static_cast<char*>(data_) + offset, host, bytes, CopyKind::HostToDevice, q_.stream);
-}
-
-Tensor QueueBuffer::view(DType dt, Shape shape, size_t offset_bytes) const {
-  Tensor t{static_cast<char*>(data_) + offset_bytes, dt, shape, q_.device};
-  if (offset_bytes + t.bytes() > bytes_)
-    throw std::out_of_range("bench buffer: view " + t.describe() + " at offset " + std::to_string(offset_bytes) +
-                            " overruns a " + std::to_string(bytes_) + "-byte buffer");
-  return t;
-}
 
 QueueTimer::QueueTimer(const Queue& q) : q_(q) {
 #ifdef MUSIC3_WITH_CUDA
