@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Renders a gate run's records into reports/gates/<date>-<rev>.md and .json, and prints the summary table.
+"""Renders a gate run's records into reports/gates/<component>/<date>-<rev>.md and .json, and prints the summary.
 
 Contract: reads RECORD_DIR/records.jsonl (one JSON object per bounded statistic, written by the gate binaries
-through gates/lib/gate_record.cpp) and writes OUT_DIR/<date>-<rev>[-<tag>].{md,json} with provenance: git revision
+through gates/lib/gate_record.cpp; gate names are <component>.<gate>) and writes, for each component present,
+OUT_DIR/<component>/<date>-<rev>[-<tag>].{md,json} with provenance: git revision
 (and whether the tree was dirty), the sha256 of every gate binary, the machine, the GPU when there is one, the date.
 Exit status: 0 when every bounded record passed, 1 when any failed, 2 when there are no records (a gate run that
 recorded nothing proved nothing). Python standard library only.
@@ -80,6 +81,23 @@ def main():
             "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cpus", "gpu": gpu_name(),
             "gate_binaries_sha256": binaries}
 
+    by_component = collections.OrderedDict()
+    for r in records:
+        by_component.setdefault(r["gate"].split(".", 1)[0], []).append(r)
+    summary, stems = [], []
+    for component, component_records in by_component.items():
+        stem = render(component_records, meta, rev, dirty, binaries, date, os.path.join(a.out_dir, component), a.tag, summary)
+        stems.append(stem)
+    failed = [r for r in records if r.get("pass") is False]
+    print(f"\nGate summary ({', '.join(s + '.md' for s in stems)})")
+    print(f"{'gate':38} {'device':6} {'cases':>5} {'checks':>6} {'failed':>6} {'tightest ULP margin':>18}")
+    for row in summary:
+        print(f"{row[0]:38} {row[1]:6} {row[2]:5d} {row[3]:6d} {row[4]:6d} {fmt(row[5]) if row[5] is not None else '-':>18}")
+    return 1 if failed else 0
+
+
+def render(records, meta, rev, dirty, binaries, date, out_dir, tag, summary):
+    """Writes one component's report; appends its summary rows; returns the path stem."""
     groups = collections.OrderedDict()
     for r in records:
         groups.setdefault((r["gate"], r["device"]), []).append(r)
@@ -89,7 +107,6 @@ def main():
              f"- machine: {meta['machine']}", f"- GPU: {meta['gpu'] or 'none'}",
              f"- records: {len(records)}, bounded: {sum('bound' in r for r in records)}, failed: {len(failed)}", "",
              "## Summary", "", "| gate | device | cases | bounded checks | failed | tightest margin (ULP statistics) |", "|---|---|---|---|---|---|"]
-    summary = []
     for (gate, dev), rs in groups.items():
         bounded = [r for r in rs if "bound" in r]
         # The tightest margin is reported over the ULP statistics; the exact checks
@@ -109,18 +126,13 @@ def main():
     lines += ["## Gate binaries", "", "| binary | sha256 |", "|---|---|"]
     lines += [f"| {k} | `{v}` |" for k, v in binaries.items()]
 
-    os.makedirs(a.out_dir, exist_ok=True)
-    stem = os.path.join(a.out_dir, f"{date:%Y-%m-%d}-{rev}{'-' + a.tag if a.tag else ''}")
+    os.makedirs(out_dir, exist_ok=True)
+    stem = os.path.join(out_dir, f"{date:%Y-%m-%d}-{rev}{'-' + tag if tag else ''}")
     with open(stem + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
     with open(stem + ".json", "w") as f:
         json.dump({"meta": meta, "records": records}, f, indent=1)
-
-    print(f"\nGate summary ({stem}.md)")
-    print(f"{'gate':38} {'device':6} {'cases':>5} {'checks':>6} {'failed':>6} {'tightest ULP margin':>18}")
-    for row in summary:
-        print(f"{row[0]:38} {row[1]:6} {row[2]:5d} {row[3]:6d} {row[4]:6d} {fmt(row[5]) if row[5] is not None else '-':>18}")
-    return 1 if failed else 0
+    return stem
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 // Specs:
 //   depth:ARM:DEVICE[:GEOMETRY]        this binary's DepthEngine (ARM host|device|auto,
 //                                      DEVICE cpu|cuda, GEOMETRY full|mid|tiny; default full)
-//   peer:VARIANT:DEVICE[:GEOMETRY]     bench/peers/torch_depth_peer.py --serve, VARIANT
+//   peer:VARIANT:DEVICE[:GEOMETRY]     bench/depth/torch_depth_peer.py --serve, VARIANT
 //                                      upstream|kv|graph (a PyTorch reference, not gated)
 //   cmd:COMMAND                        any command speaking the peer protocol (peer_process.h)
 //   music3:PATH:ARM:DEVICE[:GEOMETRY]  a build's `music3 depth --json`, one process per repetition
@@ -28,7 +28,7 @@ class Arm {
 };
 
 struct ArmContext {
-  std::string source_dir;  // where bench/peers/ lives
+  std::string source_dir;  // where bench/<component>/ (the peers) lives
   std::string python = "python3";
   uint64_t seed = 0;       // weights, inputs and draws
   int threads = 0;         // CPU threads of in-process arms (0: all cores)

@@ -52,7 +52,7 @@ std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx) {
   }
   if (kind == "peer") {
     if (f.size() < 2 || f.size() > 3) bad(spec, "peer takes VARIANT:DEVICE[:GEOMETRY]");
-    const std::string script = ctx.source_dir + "/bench/peers/torch_depth_peer.py";
+    const std::string script = ctx.source_dir + "/bench/depth/torch_depth_peer.py";
     const std::string command = shell_quote(ctx.python) + " " + shell_quote(script) + " --serve --variant " +
                                 shell_quote(f[0]) + " --device " + shell_quote(f[1]) + " --geometry " +
                                 shell_quote(f.size() == 3 ? f[2] : "full") + " --seed " + std::to_string(ctx.seed);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/cli/args.h"
+#include "engine/core/exit_code.h"
 #include "engine/core/queue.h"
 #include "engine/io/safetensors.h"
 #include "engine/models/music3/ar/ar_stage.h"
@@ -29,12 +30,21 @@ const char* const kArUsage =
 
 namespace {
 
+// A device with no backend here gets a fabricated queue, which the selector refuses by name.
 Queue make_queue(const std::string& device, int threads) {
-  auto t = device_type_from_name(device);
-  if (!t) throw UsageError("--device: unknown device '" + device + "' (expected cpu or cuda)");
-  if (*t == DeviceType::CPU) return cpu_queue(threads);
-  if (*t == DeviceType::CUDA) return cuda_queue(0);
-  return fabricated_queue(*t);  // the selector refuses it by name
+  try {
+    return queue_by_name(device, threads);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--device: ") + e.what());
+  }
+}
+
+runtime::ArmRequest arm_request(const std::string& name) {
+  try {
+    return runtime::arm_request_from_name(name);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--arm: ") + e.what());
+  }
 }
 
 template <class T>
@@ -122,7 +132,7 @@ int run_ar_command(const std::vector<std::string>& argv) {
   depth::DepthWeights depth_weights = depth::load_depth_checkpoint(dir);
   const Queue q = make_queue(a.get_or("--device", "cpu"), threads);
   ar::ArStage stage(std::move(lm_weights), std::move(depth_weights), q,
-                    runtime::arm_request_from_name(a.get_or("--arm", "auto")));
+                    arm_request(a.get_or("--arm", "auto")));
 
   ar::ArOptions opts;
   opts.max_frames = max_frames;
@@ -184,7 +194,12 @@ int run_ar_command(const std::vector<std::string>& argv) {
                 static_cast<long long>(r.frames), max_frames, static_cast<long long>(r.iterations),
                 r.eos ? ", ended on <|audio_end|>" : "", wall, out["frames_per_second"].get<double>());
   }
-  return r.nonfinite_logits ? 4 : 0;
+  return r.nonfinite_logits ? exit_code::kNonFinite : exit_code::kOk;
+}
+
+Command ar_command() {
+  return {"ar", "the AR stage: text to frame hiddens (Qwen3 language model and the depth stage)", kArUsage,
+          run_ar_command};
 }
 
 }  // namespace music3::cli

@@ -19,6 +19,8 @@ using music3::battery::Catalogue;
 using music3::battery::CatalogueError;
 using music3::battery::Expected;
 using music3::battery::parse_catalogue;
+using music3::battery::Selection;
+using music3::battery::select_mutations;
 using nlohmann::json;
 
 class CatalogueTest : public ::testing::Test {
@@ -144,26 +146,38 @@ TEST_F(CatalogueTest, SelectionByLabelShardAndOnly) {
   Catalogue c = parse_catalogue(valid(), root_);
   using V = std::vector<std::string>;
   EXPECT_EQ(ids(select_mutations(c, {})), (V{"m-plus", "m-g", "m-f"}));
-  EXPECT_EQ(ids(select_mutations(c, {"cpu", {}, ""})), (V{"m-plus"}));
-  EXPECT_EQ(ids(select_mutations(c, {"gpu", {}, ""})), (V{"m-g", "m-f"}));  // any gpu gate => gpu
-  EXPECT_EQ(ids(select_mutations(c, {"", Shard{0, 2}, ""})), (V{"m-plus", "m-f"}));
-  EXPECT_EQ(ids(select_mutations(c, {"", Shard{1, 2}, ""})), (V{"m-g"}));
-  EXPECT_EQ(ids(select_mutations(c, {"gpu", Shard{1, 2}, ""})), (V{"m-f"}));  // shard after the label filter
-  EXPECT_EQ(ids(select_mutations(c, {"", {}, "m-g"})), (V{"m-g"}));
-  EXPECT_TRUE(select_mutations(c, {"cpu", {}, "m-g"}).empty());
-  EXPECT_THROW(select_mutations(c, {"", {}, "nope"}), CatalogueError);
+  EXPECT_EQ(ids(select_mutations(c, {"cpu", {}, "", ""})), (V{"m-plus"}));
+  EXPECT_EQ(ids(select_mutations(c, {"gpu", {}, "", ""})), (V{"m-g", "m-f"}));  // any gpu gate => gpu
+  EXPECT_EQ(ids(select_mutations(c, {"", Shard{0, 2}, "", ""})), (V{"m-plus", "m-f"}));
+  EXPECT_EQ(ids(select_mutations(c, {"", Shard{1, 2}, "", ""})), (V{"m-g"}));
+  EXPECT_EQ(ids(select_mutations(c, {"gpu", Shard{1, 2}, "", ""})), (V{"m-f"}));  // shard after the label filter
+  EXPECT_EQ(ids(select_mutations(c, {"", {}, "m-g", ""})), (V{"m-g"}));
+  EXPECT_TRUE(select_mutations(c, {"cpu", {}, "m-g", ""}).empty());
+  EXPECT_THROW(select_mutations(c, {"", {}, "nope", ""}), CatalogueError);
 }
 
 TEST(CommittedCatalogues, ParseAgainstTheSourceTree) {
   const char* src = std::getenv("MUSIC3_SOURCE_DIR");
   ASSERT_NE(src, nullptr) << "MUSIC3_SOURCE_DIR is set by ctest";
-  for (const char* name : {"mutations/catalogue.json", "mutations/smoke.json", "mutations/catalogue/lm.json"}) {
+  for (const char* name : {"mutations/catalogue", "mutations/smoke.json"}) {
     Catalogue c = music3::battery::load_catalogue(std::string(src) + "/" + name, src);
     EXPECT_FALSE(c.mutations.empty()) << name;
     bool has_canary = false;
     for (const auto& m : c.mutations) has_canary = has_canary || m.id == "forced-fail-canary";
     EXPECT_TRUE(has_canary) << name << " must hold the forced-fail canary";
   }
+  // One file per component; --component selects exactly that file's mutations.
+  const Catalogue c = music3::battery::load_catalogue(std::string(src) + "/mutations/catalogue", src);
+  for (const char* component : {"battery", "depth", "engine", "tokenizer"}) {
+    Selection s;
+    s.component = component;
+    const auto picked = select_mutations(c, s);
+    EXPECT_FALSE(picked.empty()) << component;
+    for (const auto& m : picked) EXPECT_EQ(m.component, component) << m.id;
+  }
+  Selection unknown;
+  unknown.component = "nonesuch";
+  EXPECT_THROW(select_mutations(c, unknown), CatalogueError);
 }
 
 }  // namespace

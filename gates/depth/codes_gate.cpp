@@ -1,4 +1,4 @@
-// Gate f: sampled codes.
+// Gates depth.codes_vs_oracle_<arm> and depth.codes_generator: sampled codes.
 //  1. With the oracle's recorded Exp(1) draws injected (no teacher forcing), each arm
 //     draws the oracle's codes; a difference is allowed only at a shared near-tie
 //     (gates/lib/near_tie.h), and the frame's comparison stops at that draw.
@@ -7,7 +7,7 @@
 //     the two arms' logits differ in the last place there).
 #include <gtest/gtest.h>
 
-#include "gates/lib/depth_runs.h"
+#include "gates/depth/depth_runs.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
 #include "gates/lib/code_agreement.h"
@@ -36,9 +36,9 @@ TEST(DepthCodes, InjectedOracleDrawsGiveTheOracleCodes) {
                                         c.name() + " " + arm + " vs oracle");
       EXPECT_EQ(t.defects, 0) << c.name() << " " << arm;
       EXPECT_GT(t.equal, 0) << c.name() << " " << arm;
-      record("f.codes_vs_oracle." + arm, c.name(), "defects", t.defects, 0);
-      record("f.codes_vs_oracle." + arm, c.name(), "near_ties", t.near_ties, 0, BoundKind::ReportOnly);
-      record("f.codes_vs_oracle." + arm, c.name(), "equal_of_compared", double(t.equal) / t.compared, 0,
+      record("depth.codes_vs_oracle_" + arm, c.name(), "defects", t.defects, 0);
+      record("depth.codes_vs_oracle_" + arm, c.name(), "near_ties", t.near_ties, 0, BoundKind::ReportOnly);
+      record("depth.codes_vs_oracle_" + arm, c.name(), "equal_of_compared", double(t.equal) / t.compared, 0,
              BoundKind::ReportOnly);
     }
   }
@@ -62,7 +62,7 @@ TEST(DepthCodes, OwnGeneratorIsArmThreadAndRunIndependent) {
     EXPECT_EQ(d.codes, d2.codes) << c.name() << ": device arm codes differ between repeated runs";
     if (gate_device() == DeviceType::CPU) {
       EXPECT_EQ(d.codes, h1.codes) << c.name() << ": arms draw different codes from the same generator";
-      record("f.codes_generator", c.name(), "arms_identical", d.codes == h1.codes, 1, BoundKind::Lower);
+      record("depth.codes_generator", c.name(), "arms_identical", d.codes == h1.codes, 1, BoundKind::Lower);
     } else {
       // Same generator, same draws: recompute them for the near-tie judgement.
       std::vector<float> draws(d.guided.size());
@@ -72,9 +72,9 @@ TEST(DepthCodes, OwnGeneratorIsArmThreadAndRunIndependent) {
       const CodeAgreement t = judge_codes(d, h1.codes, h1.guided, draws, g.frames, cfg.steps(), cfg.vocab,
                                         c.name() + " device vs host (generator)");
       EXPECT_EQ(t.defects, 0);
-      record("f.codes_generator", c.name(), "defects", t.defects, 0);
+      record("depth.codes_generator", c.name(), "defects", t.defects, 0);
     }
-    record("f.codes_generator", c.name(), "threads_and_runs_identical", h1.codes == h2.codes && h2.codes == h2b.codes && d.codes == d2.codes,
+    record("depth.codes_generator", c.name(), "threads_and_runs_identical", h1.codes == h2.codes && h2.codes == h2b.codes && d.codes == d2.codes,
            1, BoundKind::Lower);
   }
 }

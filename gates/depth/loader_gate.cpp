@@ -13,7 +13,7 @@
 
 #include "engine/io/safetensors.h"
 #include "engine/models/music3/depth/depth_loader.h"
-#include "gates/lib/oracle_cases.h"
+#include "gates/depth/depth_oracle_cases.h"
 
 namespace music3::gates {
 namespace {

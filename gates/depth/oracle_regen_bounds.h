@@ -5,7 +5,7 @@
 // that escaped the pins would not turn CI red by chance: "correct worst" is the worst, over the 18 cases and the
 // five outputs, of the unpinned runs (oneDNN on under every ISA level from SSE4.1 to AMX, and the old unpinned
 // bridge under ATen avx2/avx512 capabilities). "Tightest defect" is the smallest per-case value of the
-// catalogued bridge mutations (mutations/catalogue.json, bridge-*), so every case catches them on at least one
+// catalogued bridge mutations (mutations/catalogue/depth.json, bridge-*), so every case catches them on at least one
 // statistic. Recipe and raw numbers: scripts/oracle-isa-spread, reports/oracle/depth/isa-spread.md.
 #pragma once
 #include "gates/lib/gate_record.h"

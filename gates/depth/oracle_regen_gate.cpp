@@ -1,6 +1,6 @@
 // gate_depth_oracle_regen: the committed goldens are what the pinned upstream code produces from the committed
 // inputs, on this machine, whatever its instruction set.
-//  1. The bridge regenerates every checkpoint and golden (oracle_bridge/generate_all.py, in the oracle venv) into
+//  1. The bridge regenerates every checkpoint and golden (oracle_bridge/depth/generate_all.py, in the oracle venv) into
 //     a fresh folder, or MUSIC3_ORACLE_REGEN_DIR names a regeneration to judge instead.
 //  2. What must be bit-identical everywhere is (compare_committed.py, exit 0): checkpoints, configs, the golden
 //     inputs and recorded draws, every tensor's dtype and shape, and the manifest but for provenance.
@@ -24,7 +24,7 @@
 #include "gates/depth/oracle_regen_bounds.h"
 #include "gates/lib/code_agreement.h"
 #include "gates/lib/gate_record.h"
-#include "gates/lib/oracle_cases.h"
+#include "gates/depth/depth_oracle_cases.h"
 #include "mutations/runner/process.h"
 
 namespace music3::gates {
@@ -62,7 +62,7 @@ struct Regeneration {
 const Regeneration& regeneration() {
   static const Regeneration r = [] {
     Regeneration out;
-    const std::string bridge = source_dir() + "/oracle_bridge";
+    const std::string bridge = source_dir() + "/oracle_bridge/depth";
     if (const char* given = std::getenv("MUSIC3_ORACLE_REGEN_DIR"); given && *given) {
       out.dir = given;
     } else {

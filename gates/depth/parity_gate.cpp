@@ -1,11 +1,11 @@
-// Gates a and b: multi-seed bf16 ULP parity of both arms against the upstream
+// Gates depth.{host,device}_vs_oracle and depth.device_vs_host: multi-seed bf16 ULP parity of both arms against the upstream
 // oracle, and the device-vs-host band, over every geometry and seed of the
 // manifest. Teacher-forced with the oracle's codes and its recorded draws, so
 // every call of every frame is compared (per-call goldens travel across hardware).
 #include <gtest/gtest.h>
 
 #include "gates/depth/depth_bounds.h"
-#include "gates/lib/depth_runs.h"
+#include "gates/depth/depth_runs.h"
 #include "gates/lib/gate_env.h"
 
 namespace music3::gates {
@@ -55,14 +55,14 @@ TEST(DepthParity, EveryCaseWasRun) {
 TEST(DepthParity, HostArmMatchesOracle) {
   for (const auto& r : runs()) {
     ASSERT_EQ(r.host.final_hidden.size(), r.golden.final_hidden.size());
-    check_against("a.host_vs_oracle", r, r.host, depth_bounds::kVsOracle);
+    check_against("depth.host_vs_oracle", r, r.host, depth_bounds::kVsOracle);
   }
 }
 
 TEST(DepthParity, DeviceArmMatchesOracle) {
   for (const auto& r : runs()) {
     ASSERT_EQ(r.device.final_hidden.size(), r.golden.final_hidden.size());
-    check_against("a.device_vs_oracle", r, r.device, depth_bounds::kVsOracle);
+    check_against("depth.device_vs_oracle", r, r.device, depth_bounds::kVsOracle);
   }
 }
 
@@ -71,9 +71,9 @@ TEST(DepthBand, DeviceWithinBandOfHost) {
     const auto& h = r.host;
     const auto& d = r.device;
     ASSERT_EQ(h.final_hidden.size(), d.final_hidden.size());
-    check_ulp("b.device_vs_host", r.c.name(), "final_hidden",
+    check_ulp("depth.device_vs_host", r.c.name(), "final_hidden",
               ulp_stats(d.final_hidden.data(), h.final_hidden.data(), h.final_hidden.size()), depth_bounds::kBand);
-    check_ulp("b.device_vs_host", r.c.name(), "head_logits",
+    check_ulp("depth.device_vs_host", r.c.name(), "head_logits",
               ulp_stats(d.head_logits.data(), h.head_logits.data(), h.head_logits.size()), depth_bounds::kBand);
   }
 }

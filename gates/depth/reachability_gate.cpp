@@ -1,4 +1,4 @@
-// Gate e: the production depth path (DepthEngine, as the CLI builds it) reaches the
+// Gate depth.reachability: the production depth path (DepthEngine, as the CLI builds it) reaches the
 // arm the selector chose, proven by the forward counters a real run emits: a device
 // arm moves the device counter by exactly the calls per frame and the host counter
 // by zero; a host arm the reverse. Deleting the engine's call to the selector turns
@@ -11,7 +11,7 @@
 
 #include "engine/models/music3/depth/depth_device_arm.h"
 #include "engine/ops/registry.h"
-#include "gates/lib/depth_runs.h"
+#include "gates/depth/depth_runs.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
 
@@ -37,8 +37,8 @@ TEST(DepthReachability, DeviceArmMovesOnlyTheDeviceCounter) {
   EXPECT_EQ(ins.host_forwards, 0u);
   EXPECT_EQ(ins.frames, 1u);
   EXPECT_EQ(ins.staging_count, 1u);
-  record("e.reachability", "device", "device_forwards", double(ins.device_forwards), double(kSteps), BoundKind::Lower);
-  record("e.reachability", "device", "host_forwards", double(ins.host_forwards), 0);
+  record("depth.reachability", "device", "device_forwards", double(ins.device_forwards), double(kSteps), BoundKind::Lower);
+  record("depth.reachability", "device", "host_forwards", double(ins.host_forwards), 0);
 }
 
 TEST(DepthReachability, DeviceArmIssuesExactlyTheOpsItDeclares) {
@@ -50,7 +50,7 @@ TEST(DepthReachability, DeviceArmIssuesExactlyTheOpsItDeclares) {
     if (u.device == q.device && u.calls > 0) issued.insert(ops::op_name(u.op));
   for (ops::OpId op : depth::DepthDeviceArm::ops()) declared.insert(ops::op_name(op));
   EXPECT_EQ(issued, declared);
-  record("e.reachability", "device", "ops_issued==ops_declared", issued == declared, 1, BoundKind::Lower);
+  record("depth.reachability", "device", "ops_issued==ops_declared", issued == declared, 1, BoundKind::Lower);
 }
 
 TEST(DepthReachability, AutoOnTheGateQueuePicksTheQueuesArm) {
@@ -60,7 +60,7 @@ TEST(DepthReachability, AutoOnTheGateQueuePicksTheQueuesArm) {
   const bool cpu = q.is_cpu();
   EXPECT_EQ(ins.host_forwards, cpu ? kSteps : 0u);
   EXPECT_EQ(ins.device_forwards, cpu ? 0u : kSteps);
-  record("e.reachability", "auto", cpu ? "host_forwards" : "device_forwards",
+  record("depth.reachability", "auto", cpu ? "host_forwards" : "device_forwards",
          double(cpu ? ins.host_forwards : ins.device_forwards), double(kSteps), BoundKind::Lower);
 }
 
@@ -69,7 +69,7 @@ TEST(DepthReachability, HostArmMovesOnlyTheHostCounter) {
   EXPECT_EQ(ins.host_forwards, kSteps);
   EXPECT_EQ(ins.device_forwards, 0u);
   EXPECT_EQ(ins.staging_count, 0u);
-  record("e.reachability", "host", "host_forwards", double(ins.host_forwards), double(kSteps), BoundKind::Lower);
+  record("depth.reachability", "host", "host_forwards", double(ins.host_forwards), double(kSteps), BoundKind::Lower);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Gate g: the same forward run twice gives the same bits (a race, an unwritten
+// Gates depth.repeatable and depth.nonfinite_counter: the same forward run twice gives the same bits (a race, an unwritten
 // buffer or a stale cache row shows up here first), and the non-finite counter
 // sees a poisoned head instead of letting it pass as a code.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "gates/lib/depth_runs.h"
+#include "gates/depth/depth_runs.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
 
@@ -30,7 +30,7 @@ void expect_repeatable(depth::ArmRequest req, const Queue& q, const OracleCase& 
                     std::memcmp(t1.head_logits.data(), t2.head_logits.data(), t1.head_logits.size() * 2) == 0 &&
                     std::memcmp(r1.hidden.data(), r2.hidden.data(), r1.hidden.size() * 2) == 0;
   EXPECT_TRUE(same) << what << ": two runs of one frame differ in their bits";
-  record("g.repeatable", what, "bit_identical", same && r1.codes == r2.codes, 1, BoundKind::Lower);
+  record("depth.repeatable", what, "bit_identical", same && r1.codes == r2.codes, 1, BoundKind::Lower);
 }
 
 TEST(DepthRepeatability, SameFrameTwiceSameBits) {
@@ -52,7 +52,7 @@ TEST(DepthRepeatability, NonFiniteLogitsAreCounted) {
     in.c0_embedding = g.c0_embedding.data();
     engine.run_frame(in);
     EXPECT_GT(engine.instruments().nonfinite_logits, 0u) << depth::arm_name(engine.arm_kind());
-    record("g.nonfinite_counter", depth::arm_name(engine.arm_kind()), "counted",
+    record("depth.nonfinite_counter", depth::arm_name(engine.arm_kind()), "counted",
            double(engine.instruments().nonfinite_logits), 1, BoundKind::Lower);
   }
 }

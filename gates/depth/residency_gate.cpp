@@ -1,11 +1,11 @@
-// Gate c: the device arm keeps every buffer its forward makes resident (weights,
+// Gates depth.resident_dtypes and depth.pool: the device arm keeps every buffer its forward makes resident (weights,
 // K/V cache, activations) in bf16 and nothing else, read from the instrument a real
 // run emits, not restated here. A widened buffer (f32 activations or cache) turns
 // it red even when every numeric gate stays green. Also: steady-state frames draw
 // their K/V cache from the pool, so frame 2 onward costs no backend allocation.
 #include <gtest/gtest.h>
 
-#include "gates/lib/depth_runs.h"
+#include "gates/depth/depth_runs.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
 
@@ -21,7 +21,7 @@ TEST(DepthResidency, DeviceForwardBuffersAreExactlyBf16) {
     ASSERT_EQ(run.arm, depth::ArmKind::Device);
     EXPECT_EQ(run.instruments.resident_dtypes, dtype_bit(DType::BF16))
         << c.name() << ": resident dtypes " << dtype_mask_names(run.instruments.resident_dtypes);
-    record("c.resident_dtypes", c.name(), "mask==BF16", run.instruments.resident_dtypes == dtype_bit(DType::BF16), 1,
+    record("depth.resident_dtypes", c.name(), "mask==BF16", run.instruments.resident_dtypes == dtype_bit(DType::BF16), 1,
            BoundKind::Lower);
   }
 }
@@ -42,7 +42,7 @@ TEST(DepthResidency, SteadyStateFramesAllocateNothing) {
   }
   EXPECT_GT(after_first, 0u);
   EXPECT_EQ(engine.instruments().pool_backend_allocs, after_first) << "a frame after the first reached the backend";
-  record("c.pool", c.name(), "backend_allocs_after_frame1",
+  record("depth.pool", c.name(), "backend_allocs_after_frame1",
          double(engine.instruments().pool_backend_allocs - after_first), 0);
 }
 

@@ -1,4 +1,4 @@
-// Gate d: arm selection, driven from a CPU-only machine through fabricated queues.
+// Gate depth.selection: arm selection, driven from a CPU-only machine through fabricated queues.
 // A CPU queue stages nothing, keeps the host arm and releases nothing (even when
 // asked to); every non-CPU device type the enum knows is staged or refused by name,
 // and the outcomes add up to the types tried; a null staging slot throws.
@@ -7,7 +7,7 @@
 #include "engine/models/music3/depth/depth_selector.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
-#include "gates/lib/oracle_cases.h"
+#include "gates/depth/depth_oracle_cases.h"
 
 namespace music3::gates {
 namespace {
@@ -32,7 +32,7 @@ TEST(DepthSelection, CpuQueueKeepsHostArmAndStagesNothing) {
     EXPECT_EQ(ins.staging_count, 0u);
     EXPECT_EQ(ins.staged_bytes, 0u);
     EXPECT_EQ(pool.stats().backend_allocs, 0u);
-    record("d.selection", release ? "cpu/release" : "cpu", "host_kept_nothing_staged",
+    record("depth.selection", release ? "cpu/release" : "cpu", "host_kept_nothing_staged",
            slot->kind() == depth::ArmKind::Host && !out.staged && !out.release_host, 1, BoundKind::Lower);
   }
 }
@@ -65,7 +65,7 @@ TEST(DepthSelection, EveryNonCpuDeviceIsStagedOrRefusedByName) {
   }
   EXPECT_EQ(tried, static_cast<int>(all_device_types().size()) - 1);
   EXPECT_EQ(staged + refused, tried);
-  record("d.selection", "fabricated", "outcomes==types_tried", staged + refused == tried, 1, BoundKind::Lower);
+  record("depth.selection", "fabricated", "outcomes==types_tried", staged + refused == tried, 1, BoundKind::Lower);
 }
 
 TEST(DepthSelection, NullSlotThrows) {

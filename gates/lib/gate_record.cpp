@@ -6,20 +6,39 @@
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "gates/lib/gate_env.h"
 
 namespace music3::gates {
 
+namespace {
+bool id_part(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
+
+// The component of a `<component>.<gate>` name; throws for any other shape.
+std::string component_of(const std::string& gate) {
+  const size_t dot = gate.find('.');
+  if (dot == std::string::npos || !id_part(gate.substr(0, dot)) || !id_part(gate.substr(dot + 1)))
+    throw std::invalid_argument("gate record: gate name '" + gate + "' is not <component>.<gate>");
+  return gate.substr(0, dot);
+}
+}  // namespace
+
 void record(const std::string& gate, const std::string& case_name, const std::string& metric, double value,
             double bound, BoundKind kind) {
+  const std::string component = component_of(gate);
   const char* dir = std::getenv("MUSIC3_GATE_RECORD_DIR");
   if (!dir || !*dir) return;
   static std::mutex mu;
   std::lock_guard lock(mu);
   std::ofstream f(std::string(dir) + "/records.jsonl", std::ios::app);
-  nlohmann::json j = {{"gate", gate}, {"device", gate_device_name()}, {"case", case_name}, {"metric", metric},
+  nlohmann::json j = {{"gate", gate}, {"component", component}, {"device", gate_device_name()}, {"case", case_name}, {"metric", metric},
                       {"value", value}};
   if (kind == BoundKind::ReportOnly) {
     j["kind"] = "report";

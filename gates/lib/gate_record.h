@@ -1,8 +1,12 @@
 // Gate records: every bounded statistic a gate checks, with its bound and margin,
 // appended as one JSON line to $MUSIC3_GATE_RECORD_DIR/records.jsonl when that
 // variable is set (reports/render_gate_report.py turns them into the gate report).
-// Contract: check_ulp() both asserts (GoogleTest EXPECT) and records, so the report
-// shows exactly what was gated, never a restatement.
+// Contract: a gate is named `<component>.<gate>` (lowercase letters, digits and '_' in
+// each part; record() throws std::invalid_argument otherwise), so a statistic's id is
+// `<component>.<gate>.<metric>`; each record carries the gate, its component, the
+// device, the case and the metric. check_ulp() both asserts (GoogleTest EXPECT) and
+// records, so the report shows exactly what was gated, never a restatement.
+// Thread-safety: record() and check_ulp() are thread-safe.
 #pragma once
 #include <string>
 

@@ -9,7 +9,7 @@
 // robust: median, mean, p99, p99.9 and a magnitude-conditioned max (over |r| >=
 // 0.25 * RMS(r)); the raw worst with its index is reported, not gated. Counts of the
 // ULP bucket's elements that are exact (0 ULP) and within one ULP serve the op gates.
-// Used by the depth gates and the op gates (gates/ops); the vector overload throws
+// Used by the component gates and the op gates (gates/ops); the vector overload throws
 // std::invalid_argument naming both sizes when they differ.
 #pragma once
 #include <cstddef>

@@ -8,20 +8,12 @@
 
 #include "engine/io/safetensors.h"
 #include "engine/models/music3/lm/lm_ids.h"
-#include "gates/lib/oracle_cases.h"
+#include "gates/lib/oracle_paths.h"
 
 namespace music3::gates {
 namespace {
 
-const nlohmann::json& lm_manifest() {
-  static const nlohmann::json m = [] {
-    const std::string path = source_dir() + "/oracle_bridge/lm/manifest.json";
-    std::ifstream f(path);
-    if (!f) throw std::runtime_error("cannot open the LM oracle manifest " + path);
-    return nlohmann::json::parse(f);
-  }();
-  return m;
-}
+const nlohmann::json& lm_manifest() { return oracle_manifest("lm"); }
 
 template <class T>
 std::vector<T> take(const io::SafetensorsFile& f, const std::string& name, DType dt, const Shape& shape) {

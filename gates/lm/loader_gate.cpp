@@ -73,7 +73,7 @@ TEST(LmLoader, EveryOracleCheckpointLoads) {
     EXPECT_EQ(w.cfg.rope_theta, 1e6) << c.name();
     EXPECT_EQ(int64_t(w.layers.size()), w.cfg.layers) << c.name();
     EXPECT_TRUE(report.converted.empty()) << c.name();
-    record("lm.loader.load", c.name(), "shards", double(report.shards), 2, BoundKind::Lower);
+    record("lm.loader", c.name(), "load.shards", double(report.shards), 2, BoundKind::Lower);
   }
 }
 

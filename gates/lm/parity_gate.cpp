@@ -38,12 +38,12 @@ TEST(LmParity, TeacherForcedAgainstUpstream) {
     ASSERT_EQ(t.last_hidden.size(), g.last_hidden.size());
     ASSERT_EQ(t.feedback.size(), g.feedback.size());
     ASSERT_EQ(r.frame_hiddens.size(), g.frame_hiddens.size());
-    check_ulp("lm.parity.prefill_hidden", c.name(), "ulp", ulp_stats(t.prefill_hidden, g.prefill_hidden),
+    check_ulp("lm.parity", c.name(), "prefill_hidden.ulp", ulp_stats(t.prefill_hidden, g.prefill_hidden),
               lm_bounds::kHidden);
-    check_ulp("lm.parity.last_hidden", c.name(), "ulp", ulp_stats(t.last_hidden, g.last_hidden), lm_bounds::kHidden);
-    check_ulp("lm.parity.logits", c.name(), "ulp", ulp_stats(t.lm_logits, g.lm_logits), lm_bounds::kLogits);
-    check_ulp("lm.parity.feedback", c.name(), "ulp", ulp_stats(t.feedback, g.feedback), lm_bounds::kFeedback);
-    check_ulp("lm.parity.frame_hiddens", c.name(), "ulp", ulp_stats(r.frame_hiddens, g.frame_hiddens),
+    check_ulp("lm.parity", c.name(), "last_hidden.ulp", ulp_stats(t.last_hidden, g.last_hidden), lm_bounds::kHidden);
+    check_ulp("lm.parity", c.name(), "logits.ulp", ulp_stats(t.lm_logits, g.lm_logits), lm_bounds::kLogits);
+    check_ulp("lm.parity", c.name(), "feedback.ulp", ulp_stats(t.feedback, g.feedback), lm_bounds::kFeedback);
+    check_ulp("lm.parity", c.name(), "frame_hiddens.ulp", ulp_stats(r.frame_hiddens, g.frame_hiddens),
               lm_bounds::kHidden);
     // Tokens: each iteration's sampled token against upstream's, on each side's guided logits.
     int defects = 0, near_ties = 0;
@@ -58,8 +58,8 @@ TEST(LmParity, TeacherForcedAgainstUpstream) {
         ADD_FAILURE() << "iteration " << it << ": token " << mine << " vs upstream " << ref
                       << " is not a shared near-tie", ++defects;
     }
-    record("lm.parity.tokens", c.name(), "defects", defects, 0);
-    record("lm.parity.tokens", c.name(), "near_ties", near_ties, 0, BoundKind::ReportOnly);
+    record("lm.parity", c.name(), "tokens.defects", defects, 0);
+    record("lm.parity", c.name(), "tokens.near_ties", near_ties, 0, BoundKind::ReportOnly);
     // Codes c1..c7 (teacher forced: every depth call saw upstream's inputs), by the near-tie rule.
     std::vector<int32_t> mine, ref;
     for (int64_t d = 0; d < g.depth_frames; ++d)
@@ -71,8 +71,8 @@ TEST(LmParity, TeacherForcedAgainstUpstream) {
     const CodeAgreement codes = compare_codes(mine.data(), t.depth_guided.data(), ref.data(), g.depth_guided.data(),
                                               g.depth_exp_draws.data(), g.depth_frames, 7, int(g.audio_vocab));
     for (const auto& defect : codes.defects_found) ADD_FAILURE() << "depth " << defect;
-    record("lm.parity.codes", c.name(), "defects", codes.defects, 0);
-    record("lm.parity.codes", c.name(), "near_ties", codes.near_ties, 0, BoundKind::ReportOnly);
+    record("lm.parity", c.name(), "codes.defects", codes.defects, 0);
+    record("lm.parity", c.name(), "codes.near_ties", codes.near_ties, 0, BoundKind::ReportOnly);
   }
 }
 

@@ -30,7 +30,7 @@ TEST(LmReachability, CountersMatchTheLoop) {
     EXPECT_EQ(run.lm_instruments.device_forwards, 0u) << c.name();
     EXPECT_EQ(run.depth_frames, uint64_t(g.depth_frames)) << c.name();
     EXPECT_EQ(decode_steps, uint64_t(g.feedback.size() / (2 * size_t(g.hidden)))) << c.name();
-    record("lm.reachability.lm_forwards", c.name(), "host_forwards", double(run.lm_instruments.host_forwards),
+    record("lm.reachability", c.name(), "lm_forwards.host_forwards", double(run.lm_instruments.host_forwards),
            double(1 + decode_steps), BoundKind::Lower);
   }
 }
@@ -51,7 +51,7 @@ TEST(LmRepeat, OwnGeneratorIsRepeatableAndThreadIndependent) {
                                   a.result.frame_hiddens.size() * sizeof(bf16)) == 0;
     EXPECT_TRUE(same) << c.name();
     EXPECT_NE(a.result.tokens, d.result.tokens) << c.name() << ": the seed does not reach the draws";
-    record("lm.repeat.own_generator", c.name(), "identical", same, 1, BoundKind::Lower);
+    record("lm.repeat", c.name(), "own_generator.identical", same, 1, BoundKind::Lower);
   }
 }
 

@@ -82,10 +82,10 @@ TEST(LmSampler, OracleIterationsDrawUpstreamsTokens) {
     }
     EXPECT_EQ(guided_mismatch, 0) << c.name();
     EXPECT_LE(worst_prob_ulps, kProbUlpsBound) << c.name();
-    record("lm.sampler.guided_bits", c.name(), "mismatches", guided_mismatch, 0);
-    record("lm.sampler.probs", c.name(), "worst_f32_ulps", worst_prob_ulps, kProbUlpsBound);
-    record("lm.sampler.tokens", c.name(), "defects", defects, 0);
-    record("lm.sampler.tokens", c.name(), "near_ties", near_ties, 0, BoundKind::ReportOnly);
+    record("lm.sampler", c.name(), "guided_bits.mismatches", guided_mismatch, 0);
+    record("lm.sampler", c.name(), "probs.worst_f32_ulps", worst_prob_ulps, kProbUlpsBound);
+    record("lm.sampler", c.name(), "tokens.defects", defects, 0);
+    record("lm.sampler", c.name(), "tokens.near_ties", near_ties, 0, BoundKind::ReportOnly);
   }
   EXPECT_GT(equal, compared / 2);
 }

@@ -29,7 +29,7 @@ TEST(LmSelection, CpuQueueRunsTheHostArmAndStagesNothing) {
     EXPECT_EQ(out.arm, runtime::ArmKind::Host);
     EXPECT_FALSE(out.staged);
     EXPECT_EQ(ins.staging_count, 0u);
-    record("lm.selection.cpu", request == runtime::ArmRequest::Auto ? "auto" : "host", "host_nothing_staged",
+    record("lm.selection", request == runtime::ArmRequest::Auto ? "auto" : "host", "cpu.host_nothing_staged",
            slot->kind() == runtime::ArmKind::Host && !out.staged, 1, BoundKind::Lower);
   }
 }
@@ -53,7 +53,7 @@ TEST(LmSelection, EveryOtherDeviceIsRefusedByName) {
     }
   }
   EXPECT_EQ(refused, tried);
-  record("lm.selection.devices", "all", "refused_of_tried", double(refused) / tried, 1, BoundKind::Lower);
+  record("lm.selection", "all", "devices.refused_of_tried", double(refused) / tried, 1, BoundKind::Lower);
   runtime::ArmInstruments ins;
   std::unique_ptr<lm::LmArm> slot;
   EXPECT_THROW(lm::select_lm_arm(cpu_queue(), runtime::ArmRequest::Device, weights(), ins, &slot),

@@ -10,7 +10,7 @@
 #include "engine/ops/ops.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -20,8 +20,8 @@ constexpr int64_t kRows = 7 * 64, kCols = 520;
 std::vector<bf16> gather(const Queue& q, const std::vector<bf16>& table, const std::vector<int32_t>& ids,
                          int64_t offset) {
   const auto m = static_cast<int64_t>(ids.size());
-  TestBuffer tb(q, DType::BF16, {kRows, kCols}), ib(q, DType::I32, {m});
-  TestBuffer ob(q, DType::BF16, {m, kCols});
+  DeviceArray tb(q, DType::BF16, {kRows, kCols}), ib(q, DType::I32, {m});
+  DeviceArray ob(q, DType::BF16, {m, kCols});
   tb.upload(table);
   ib.upload(ids);
   ob.poison();

@@ -5,7 +5,7 @@
 #include "engine/ops/ops.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -16,8 +16,8 @@ struct Result {
 
 Result append(const Queue& q, const std::vector<bf16>& qkv, const std::vector<bf16>& k0, const std::vector<bf16>& v0,
               int64_t batch, int64_t tmax, int64_t width, int pos) {
-  TestBuffer qkvb(q, DType::BF16, {batch, 3 * width}), qb(q, DType::BF16, {batch, width});
-  TestBuffer kb(q, DType::BF16, {batch, tmax, width}), vb(q, DType::BF16, {batch, tmax, width});
+  DeviceArray qkvb(q, DType::BF16, {batch, 3 * width}), qb(q, DType::BF16, {batch, width});
+  DeviceArray kb(q, DType::BF16, {batch, tmax, width}), vb(q, DType::BF16, {batch, tmax, width});
   qkvb.upload(qkv);
   qb.poison();
   kb.upload(k0);

@@ -10,7 +10,7 @@
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -33,8 +33,8 @@ std::vector<bf16> reference(const std::vector<bf16>& a, const std::vector<bf16>&
 // Runs the op with a and b placed `skew` elements into their buffers (skew 1 breaks 16-byte alignment).
 std::vector<bf16> run(const Queue& q, const std::vector<bf16>& a, const std::vector<bf16>& b, Dims d,
                       int64_t skew = 0) {
-  TestBuffer ab(q, DType::BF16, {d.m * d.k + skew}), bb(q, DType::BF16, {d.n * d.k + skew});
-  TestBuffer ob(q, DType::BF16, {d.m, d.n});
+  DeviceArray ab(q, DType::BF16, {d.m * d.k + skew}), bb(q, DType::BF16, {d.n * d.k + skew});
+  DeviceArray ob(q, DType::BF16, {d.m, d.n});
   std::vector<bf16> a_host(static_cast<size_t>(skew), bf16{0x7FC0}), b_host(static_cast<size_t>(skew), bf16{0x7FC0});
   a_host.insert(a_host.end(), a.begin(), a.end());
   b_host.insert(b_host.end(), b.begin(), b.end());

@@ -9,7 +9,7 @@
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -38,7 +38,7 @@ std::vector<bf16> weights(int64_t n, uint64_t seed) {
 
 std::vector<bf16> run(const Queue& q, const std::vector<bf16>& x, const std::vector<bf16>& w, int64_t rows,
                       int64_t n, float eps) {
-  TestBuffer xb(q, DType::BF16, {rows, n}), wb(q, DType::BF16, {n}), ob(q, DType::BF16, {rows, n});
+  DeviceArray xb(q, DType::BF16, {rows, n}), wb(q, DType::BF16, {n}), ob(q, DType::BF16, {rows, n});
   xb.upload(x);
   wb.upload(w);
   ob.poison();
@@ -91,7 +91,7 @@ TEST(RmsNorm, InPlaceEqualsOutOfPlace) {
   const int64_t rows = 3, n = 1000;
   const auto x = random_bf16(rows * n, 9, 1.0);
   const auto w = weights(n, 10);
-  TestBuffer xb(q, DType::BF16, {rows, n}), wb(q, DType::BF16, {n});
+  DeviceArray xb(q, DType::BF16, {rows, n}), wb(q, DType::BF16, {n});
   xb.upload(x);
   wb.upload(w);
   ops::rms_norm(q, xb, wb, 1e-6f, xb);

@@ -11,7 +11,7 @@
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -35,7 +35,7 @@ std::vector<bf16> inputs(int64_t rows, int64_t inner, uint64_t seed) {
 }
 
 std::vector<bf16> run(const Queue& q, const std::vector<bf16>& in, int64_t rows, int64_t inner) {
-  TestBuffer ib(q, DType::BF16, {rows, 2 * inner}), ob(q, DType::BF16, {rows, inner});
+  DeviceArray ib(q, DType::BF16, {rows, 2 * inner}), ob(q, DType::BF16, {rows, inner});
   ib.upload(in);
   ob.poison();
   ops::silu_and_mul(q, ib, ob);

@@ -344,7 +344,7 @@ std::string default_out_dir(const BatteryOptions& o, const std::string& revision
                      (o.selection.label.empty() ? "all" : o.selection.label);
   if (o.selection.shard) name += "-shard" + std::to_string(o.selection.shard->k) + "of" + std::to_string(o.selection.shard->n);
   if (!o.selection.only.empty()) name += "-only-" + o.selection.only;
-  return o.repo + "/reports/mutations/" + name;
+  return o.repo + "/reports/mutations/" + (o.selection.component.empty() ? "all" : o.selection.component) + "/" + name;
 }
 
 }  // namespace
@@ -354,7 +354,7 @@ int run_battery(const BatteryOptions& o) {
   if (!dirty.empty()) {
     progress("refusing to run: tracked files of " + o.repo + " differ from HEAD (commit or stash them):");
     for (const auto& d : dirty) std::fprintf(stderr, "  %s\n", d.c_str());
-    return kExitUsage;
+    return kExitDirtyTree;
   }
   Catalogue c = load_catalogue(o.catalogue, o.repo);
   std::vector<Mutation> selected = select_mutations(c, o.selection);

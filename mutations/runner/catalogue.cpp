@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -119,9 +120,13 @@ size_t count_occurrences(const std::string& text, const std::string& needle) {
   return n;
 }
 
-Catalogue parse_catalogue(const json& j, const std::string& repo_root) {
-  require_keys(j, "top level", {"gates", "mutations"}, {"setup"});
-  Catalogue c;
+namespace {
+
+// Adds one document's setup steps and gates to `c` (`source` names the file in errors).
+void add_setup_and_gates(const json& j, const std::string& file, Catalogue& c,
+                         std::map<std::string, std::string>& gate_source) {
+  const std::string source = file.empty() ? "" : file + ": ";
+  require_keys(j, source + "top level", {"gates", "mutations"}, {"setup"});
   if (j.contains("setup")) {
     if (!j.at("setup").is_array()) fail("setup", "must be an array");
     for (size_t i = 0; i < j.at("setup").size(); ++i) {
@@ -131,31 +136,76 @@ Catalogue parse_catalogue(const json& j, const std::string& repo_root) {
       c.setup.push_back({strings_at(s, "targets", where), string_at(s, "command", where)});
     }
   }
-  if (!j.at("gates").is_object()) fail("gates", "must be an object of gate id -> gate");
-  for (const auto& [id, g] : j.at("gates").items()) c.gates.emplace(id, parse_gate(id, g));
+  if (!j.at("gates").is_object()) fail(source + "gates", "must be an object of gate id -> gate");
+  for (const auto& [id, g] : j.at("gates").items()) {
+    auto [it, added] = gate_source.emplace(id, file);
+    if (!added) fail("gate \"" + id + "\"", "defined in both " + it->second + " and " + file);
+    c.gates.emplace(id, parse_gate(id, g));
+  }
+}
+
+void add_mutations(const json& j, const std::string& repo_root, const std::string& component, Catalogue& c,
+                   std::set<std::string>& ids) {
   if (!j.at("mutations").is_array()) fail("mutations", "must be an array");
-  std::set<std::string> ids;
   for (size_t i = 0; i < j.at("mutations").size(); ++i) {
     Mutation m = parse_mutation(j.at("mutations")[i], i, c, repo_root);
+    m.component = component;
     if (!ids.insert(m.id).second) fail("mutation \"" + m.id + "\"", "duplicate id");
     c.mutations.push_back(std::move(m));
   }
+}
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw CatalogueError("catalogue: cannot open " + path);
+  try {
+    return json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw CatalogueError("catalogue: " + path + " is not valid JSON: " + e.what());
+  }
+}
+
+}  // namespace
+
+Catalogue parse_catalogue(const json& j, const std::string& repo_root, const std::string& component) {
+  Catalogue c;
+  std::map<std::string, std::string> gate_source;
+  std::set<std::string> ids;
+  add_setup_and_gates(j, "", c, gate_source);
+  add_mutations(j, repo_root, component, c, ids);
   return c;
 }
 
 Catalogue load_catalogue(const std::string& path, const std::string& repo_root) {
-  std::ifstream in(path);
-  if (!in) throw CatalogueError("catalogue: cannot open " + path);
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw CatalogueError("catalogue: " + path + " is not valid JSON: " + e.what());
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(path)) return parse_catalogue(read_json(path), repo_root, fs::path(path).stem().string());
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(path))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw CatalogueError("catalogue: no *.json in " + path);
+  std::vector<json> docs;
+  Catalogue c;
+  std::map<std::string, std::string> gate_source;
+  for (const auto& f : files) {
+    docs.push_back(read_json(f.string()));
+    add_setup_and_gates(docs.back(), f.filename().string(), c, gate_source);
   }
-  return parse_catalogue(j, repo_root);
+  std::set<std::string> ids;
+  for (size_t i = 0; i < files.size(); ++i) add_mutations(docs[i], repo_root, files[i].stem().string(), c, ids);
+  return c;
 }
 
 std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s) {
+  if (!s.component.empty()) {
+    std::set<std::string> known;
+    for (const auto& m : c.mutations) known.insert(m.component);
+    if (!known.count(s.component)) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw CatalogueError("catalogue: --component: no component \"" + s.component + "\" (known: " + list + ")");
+    }
+  }
   if (!s.only.empty()) {
     bool known = false;
     for (const auto& m : c.mutations) known = known || m.id == s.only;
@@ -163,6 +213,7 @@ std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s) {
   }
   std::vector<Mutation> by_label;
   for (const auto& m : c.mutations) {
+    if (!s.component.empty() && m.component != s.component) continue;
     bool all_cpu = true;
     for (const auto& g : m.gates) all_cpu = all_cpu && c.gates.at(g).has_label("cpu");
     if (s.label.empty() || (s.label == "cpu") == all_cpu) by_label.push_back(m);

@@ -1,9 +1,14 @@
-// The mutation catalogue (mutations/catalogue.json) and the selection of a run.
-// Contract: load_catalogue() returns only a catalogue in which every entry can run:
+// The mutation catalogue (mutations/catalogue/<component>.json, one file per component)
+// and the selection of a run.
+// Contract: load_catalogue() reads one file, or every *.json of a folder in name order
+// (the file's stem is its mutations' component; gates and setup steps of all files are
+// merged, and a gate id defined twice is refused naming both files). It returns only a
+// catalogue in which every entry can run:
 // ids unique, every key known, each mutation's `original` found exactly once in its
 // file under repo_root, replacement different, every gate id defined, each gate
 // labelled cpu or gpu, and a `reason` on every expected survivor. Otherwise it throws
-// CatalogueError naming the entry and the problem.
+// CatalogueError naming the entry and the problem. Pure functions of their inputs
+// (and the files they read): thread-safe.
 #pragma once
 #include <map>
 #include <optional>
@@ -43,6 +48,7 @@ const char* expected_name(Expected e);
 
 struct Mutation {
   std::string id;
+  std::string component;  // the catalogue file's stem ("depth", "tokenizer", ...)
   std::string file;  // relative to the repository root
   std::string original;
   std::string replacement;
@@ -58,7 +64,8 @@ struct Catalogue {
   std::vector<Mutation> mutations;
 };
 
-Catalogue parse_catalogue(const nlohmann::json& j, const std::string& repo_root);
+// One catalogue document; `component` is given to every mutation in it.
+Catalogue parse_catalogue(const nlohmann::json& j, const std::string& repo_root, const std::string& component = "");
 Catalogue load_catalogue(const std::string& path, const std::string& repo_root);
 
 struct Shard {
@@ -66,12 +73,14 @@ struct Shard {
   int n = 1;
 };
 
-// "cpu": mutations whose gates all carry label cpu; "gpu": the others; "" = all.
-// Then the shard (index % n == k), then --only. An unknown --only id throws.
+// --component first ("" = all; an unknown component throws), then "cpu": mutations whose
+// gates all carry label cpu, "gpu": the others, "" = all; then the shard
+// (index % n == k), then --only. An unknown --only id throws.
 struct Selection {
   std::string label;
   std::optional<Shard> shard;
   std::string only;
+  std::string component;
 };
 std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s);
 

@@ -33,11 +33,12 @@ Shard parse_shard(const std::string& v) {
 }  // namespace
 
 const char* const kUsage =
-    "usage: mutation-battery [--repo DIR] [--catalogue PATH] [--label cpu|gpu] [--shard k/n]\n"
+    "usage: mutation-battery [--repo DIR] [--catalogue PATH] [--component NAME] [--label cpu|gpu] [--shard k/n]\n"
     "                        [--only ID] [--out DIR] [--jobs N] [--verify-every K] [--keep-worktree]\n"
     "Patches, rebuilds, hashes and gates every selected catalogue mutation in a private git\n"
-    "worktree of HEAD. Exit: 0 all as expected, 1 an unexpected outcome, 3 baseline failure,\n"
-    "4 dirty tree / bad catalogue / bad usage, 5 void run; 130/143 when interrupted.\n";
+    "worktree of HEAD. Exit: 0 all as expected, 1 bad usage, 2 an unexpected outcome, 4 baseline failure,\n"
+    "5 bad catalogue or report folder in use, 8 dirty tree, 9 void run, 70 infrastructure error;\n"
+    "130/143 when interrupted (the shared table: engine/core/exit_code.h).\n";
 
 bool parse_options(int argc, char** argv, BatteryOptions& o) {
   std::string repo_arg = ".";
@@ -56,6 +57,7 @@ bool parse_options(int argc, char** argv, BatteryOptions& o) {
     if (a == "--help" || a == "-h") return false;
     if (a == "--repo") repo_arg = value();
     else if (a == "--catalogue") o.catalogue = value();
+    else if (a == "--component") o.selection.component = value();
     else if (a == "--label") {
       o.selection.label = value();
       if (o.selection.label != "cpu" && o.selection.label != "gpu")
@@ -69,7 +71,7 @@ bool parse_options(int argc, char** argv, BatteryOptions& o) {
     else throw UsageError("unknown argument \"" + a + "\"");
   }
   o.repo = repo_toplevel(repo_arg);
-  if (o.catalogue.empty()) o.catalogue = o.repo + "/mutations/catalogue.json";
+  if (o.catalogue.empty()) o.catalogue = o.repo + "/mutations/catalogue";
   o.catalogue = std::filesystem::absolute(o.catalogue).string();
   if (!o.out.empty()) o.out = std::filesystem::absolute(o.out).string();
   return true;

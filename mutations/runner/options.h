@@ -1,6 +1,6 @@
 // The command line of mutation-battery.
 // Contract: parse_options() throws UsageError naming the bad argument; defaults are
-// the repository containing the current directory, <repo>/mutations/catalogue.json,
+// the repository containing the current directory, <repo>/mutations/catalogue/ (every component's file),
 // all labels, every core for --jobs and a verification build every 10 mutations.
 #pragma once
 #include <stdexcept>

@@ -5,7 +5,7 @@
 Contract: OUT_DIR/checkpoints/<geometry>/seed<k>/{language_model,rvq_depth_decoder}/ (lm_checkpoint.py) and
 OUT_DIR/goldens/<geometry>/seed<k>.safetensors (lm_goldens.py), for every geometry and seed of lm_geometries.py;
 both folders are removed first, so nothing stale survives. Every written file's sha256, and per safetensors
-tensor its dtype, shape and sha256, must equal oracle_bridge/lm/manifest.json (exit 1 naming every file that
+tensor its dtype, shape and sha256, must equal oracle_bridge/goldens/lm/manifest.json (exit 1 naming every file that
 differs), so the gates read exactly what was reviewed: under reproducible_cpu's pins the bytes do not depend on
 the machine's instruction set (the depth oracle's measurement); a machine that escapes the pins fails here,
 loudly. --write-manifest rewrites the manifest instead (after an intended change); it records the versions,
@@ -39,7 +39,7 @@ import lm_geometries  # noqa: E402
 import lm_goldens  # noqa: E402
 import manifest  # noqa: E402
 
-MANIFEST = HERE / "manifest.json"
+MANIFEST = HERE.parent / "goldens" / "lm" / "manifest.json"
 
 
 def generate(outdir, checkpoints_only):

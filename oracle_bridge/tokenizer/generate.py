@@ -6,7 +6,7 @@ committed manifest.
 Contract: OUT_DIR/{tiny,qwen}/tokenizer/{tokenizer.json,tokenizer_config.json}, OUT_DIR/corpus.json,
 OUT_DIR/tokens_{tiny,qwen}.json, OUT_DIR/sweep_{tiny,qwen}.json (every code point, corpus.sweep()), OUT_DIR/rules.json, OUT_DIR/python_text.json. The qwen tokenizer (a 40 s
 conversion) is rebuilt only when its files do not already hash to the manifest's values. Every output's sha256 must
-equal oracle_bridge/tokenizer/manifest.json (exit 1 naming the first file that differs), so the gates always read
+equal oracle_bridge/goldens/tokenizer/manifest.json (exit 1 naming the first file that differs), so the gates always read
 what was reviewed; --write-manifest rewrites the manifest instead (after an intended change). A missing tiktoken
 file exits 2 naming scripts/install-deps, which downloads it. Refuses other upstream versions (pins.py).
 """
@@ -29,7 +29,7 @@ import corpus  # noqa: E402
 import goldens  # noqa: E402
 from transformers import Qwen2Tokenizer  # noqa: E402
 
-MANIFEST = HERE / "manifest.json"
+MANIFEST = HERE.parent / "goldens" / "tokenizer" / "manifest.json"
 TOKENIZER_FILES = ["tokenizer/tokenizer.json", "tokenizer/tokenizer_config.json"]
 
 
