@@ -9,7 +9,8 @@ Variants:
                 head: lm_head rows 151670 and 151675..168058 only, exact for the sampler) captured once as a
                 CUDA graph and replayed with the position updated in place (CUDA only).
 Each step is timed with the host clock around the call and a device synchronize. Before timing, the K/V cache
-is filled by one prefill of `kv` random positions. The report also holds the weight bytes one step reads (the
+is filled by one prefill of `kv` random positions; upstream's cache then grows by one position per step (as in the
+pipeline: kv + warmup + steps at the end), the static graph replays the step at position kv. The report also holds the weight bytes one step reads (the
 layers, the final norm and the head the variant uses), the achieved TB/s and a device-to-device copy ceiling
 measured in the same process (bytes read + written / time of a 2 GiB copy).
 
@@ -110,7 +111,6 @@ def upstream(model, cfg, kv, steps, warmup, device):
         def one():
             out = model.model(inputs_embeds=feedback, past_key_values=cache, use_cache=True)
             model.lm_head(out.last_hidden_state[:, -1]).float()
-            cache.crop(-1)  # every timed step sees the same K/V length
 
         ms = time_steps(one, steps, warmup, device)
     return ms, step_bytes(model, cfg.vocab_size)
