@@ -7,6 +7,8 @@
 // (exit 0 when the gates passed, 4 when they did not, the record written either way).
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <regex>
@@ -16,13 +18,13 @@
 #include <vector>
 
 #include "bench/ab/ab_report.h"
-#include "engine/core/exit_code.h"
 #include "bench/ab/ab_run.h"
 #include "bench/ab/arm.h"
 #include "bench/ab/gate_evidence.h"
 #include "bench/ab/machine_info.h"
 #include "bench/ab/rev_builds.h"
-#include "bench/ab/shell.h"
+#include "tools/process.h"
+#include "engine/core/exit_code.h"
 #include "engine/cli/args.h"
 
 namespace {
@@ -66,7 +68,7 @@ std::string joined(const std::vector<std::string>& argv) {
   std::string s = "ab-bench";
   for (const auto& a : argv) {
     s += ' ';
-    s += shell_quote(a);
+    s += music3::tools::shell_quote(a);
   }
   return s;
 }
@@ -155,10 +157,16 @@ int ab_command(const std::vector<std::string>& argv) {
   std::unique_ptr<Arm> arm_a = make_arm(spec_a, ctx);
   std::cerr << "ab-bench: starting B = " << spec_b << "\n";
   std::unique_ptr<Arm> arm_b = make_arm(spec_b, ctx);
-  const AbResult result = run_ab(*arm_a, spec_a, *arm_b, spec_b, o, rc.gate_records, std::cerr);
+  const std::string out_dir = a.get_or("--out-dir", src + "/reports/bench/depth");
+  std::filesystem::create_directories(out_dir);
+  const std::string samples_path = out_dir + "/" + rc.date + "-" + rc.name + ".samples.jsonl";
+  std::ofstream samples(samples_path, std::ios::trunc);
+  if (!samples) throw std::runtime_error("cannot write " + samples_path);
+  std::cerr << "ab-bench: streaming samples to " << samples_path << "\n";
+  const AbResult result = run_ab(*arm_a, spec_a, *arm_b, spec_b, o, rc.gate_records, std::cerr, &samples);
   rc.finished_utc = utc_now_iso8601();
   rc.gpu_end = gpu_state();
-  const ReportPaths paths = write_ab_report(result, rc, a.get_or("--out-dir", src + "/reports/bench/depth"));
+  const ReportPaths paths = write_ab_report(result, rc, out_dir);
   std::cout << name << ": B against A: " << verdict_name(result.verdict.verdict) << "  A " << median(result.a.rep_ms)
             << " ms/frame, B " << median(result.b.rep_ms) << " ms/frame, B/A " << result.ratio << " [" << result.ratio_ci.lo
             << ", " << result.ratio_ci.hi << "]\n  " << paths.md << "\n  " << paths.json << "\n  " << paths.svg << "\n";

@@ -23,7 +23,7 @@
 #include "bench/support/guarded.h"
 #include "bench/support/queue_timer.h"
 #include "engine/core/device_array.h"
-#include "bench/support/random_bf16.h"
+#include "bench/support/uniform_bf16.h"
 #include "bench/support/timed_batches.h"
 #include "engine/core/backend.h"
 #include "engine/ops/ops.h"
@@ -52,7 +52,7 @@ Fixture& lazy_get(const Lazy<Fixture>& slot, Make make) {
 }
 
 DeviceArray random_buffer(const Queue& q, int64_t count, uint64_t seed, int copies = 1) {
-  const auto host = random_bf16(static_cast<size_t>(count), seed);
+  const auto host = uniform_bf16(static_cast<size_t>(count), seed);
   const size_t bytes = host.size() * sizeof(bf16);
   DeviceArray buf(q, bytes * static_cast<size_t>(copies));
   for (int c = 0; c < copies; ++c) buf.upload(host.data(), bytes, bytes * static_cast<size_t>(c));

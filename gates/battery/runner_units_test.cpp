@@ -15,7 +15,7 @@
 #include "mutations/runner/gate_run.h"
 #include "mutations/runner/outcome.h"
 #include "mutations/runner/patch.h"
-#include "mutations/runner/process.h"
+#include "tools/process.h"
 #include "mutations/runner/reports.h"
 
 namespace {

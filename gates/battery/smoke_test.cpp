@@ -24,18 +24,18 @@
 
 #include "engine/core/exit_code.h"
 #include "mutations/runner/patch.h"
-#include "mutations/runner/process.h"
+#include "tools/process.h"
 
 extern char** environ;
 
 namespace {
 
 namespace fs = std::filesystem;
-using music3::battery::capture;
-using music3::battery::capture_ok;
-using music3::battery::ProcessResult;
+using music3::tools::capture;
+using music3::tools::capture_ok;
+using music3::tools::ProcessResult;
 using music3::battery::read_file_bytes;
-using music3::battery::run_process;
+using music3::tools::run_process;
 using music3::battery::write_file_bytes;
 using nlohmann::json;
 

@@ -20,7 +20,7 @@ struct Outputs {
 };
 
 std::vector<bf16> norm_weights(int64_t n, uint64_t seed) {
-  std::vector<bf16> w = random_bf16(static_cast<size_t>(n), seed, 0.3);
+  std::vector<bf16> w = normal_bf16(static_cast<size_t>(n), seed, 0.3);
   for (auto& v : w) v = to_bf16(to_f32(v) + 1.0f);
   return w;
 }
@@ -48,8 +48,8 @@ Outputs run(const Queue& q, bool fused, const std::vector<bf16>& x, int64_t x_ro
 
 void expect_fused_equals_unfused(int64_t x_rows, int64_t r_rows, int64_t rows, int64_t cols, int in_place,
                                  uint64_t seed) {
-  const auto x = random_bf16(static_cast<size_t>(x_rows * cols), seed, 2.0);
-  const auto r = random_bf16(static_cast<size_t>(r_rows * cols), seed + 1, 1.0);
+  const auto x = normal_bf16(static_cast<size_t>(x_rows * cols), seed, 2.0);
+  const auto r = normal_bf16(static_cast<size_t>(r_rows * cols), seed + 1, 1.0);
   const auto w = norm_weights(cols, seed + 2);
   const Queue q = provider_queue(0);
   const Outputs fused = run(q, true, x, x_rows, r, r_rows, w, rows, cols, in_place);

@@ -28,7 +28,7 @@ std::vector<bf16> reference(const std::vector<bf16>& a, int64_t a_rows, const st
 
 // Magnitudes spread over 2^-20 .. 2^20 so that many sums need more than 24 bits.
 std::vector<bf16> operand(int64_t n, uint64_t seed) {
-  auto v = random_bf16(static_cast<size_t>(n), seed, 1.0);
+  auto v = normal_bf16(static_cast<size_t>(n), seed, 1.0);
   for (size_t i = 0; i < v.size(); ++i) v[i] = to_bf16(to_f32(v[i]) * std::ldexp(1.0f, static_cast<int>(i % 41) - 20));
   return v;
 }

@@ -28,8 +28,8 @@ struct Inputs {
 
 Inputs make_inputs(const Case& c, uint64_t seed) {
   const int64_t width = c.heads * c.dim;
-  Inputs in{random_bf16(c.batch * width, seed, 1.0), random_bf16(c.batch * c.tmax * width, seed + 1, 1.0),
-            random_bf16(c.batch * c.tmax * width, seed + 2, 1.0)};
+  Inputs in{normal_bf16(c.batch * width, seed, 1.0), normal_bf16(c.batch * c.tmax * width, seed + 1, 1.0),
+            normal_bf16(c.batch * c.tmax * width, seed + 2, 1.0)};
   for (int64_t b = 0; b < c.batch; ++b)  // positions >= length are not attended: poison them
     for (int64_t t = c.length; t < c.tmax; ++t)
       for (int64_t i = 0; i < width; ++i) {

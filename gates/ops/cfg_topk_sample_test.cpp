@@ -91,7 +91,7 @@ Reference reference(const std::vector<float>& guided, const std::vector<float>& 
   return {code, best - second <= 1e-5 * best};
 }
 
-std::vector<bf16> random_logits(int64_t vocab, uint64_t seed) { return random_bf16(2 * vocab, seed, 2.5); }
+std::vector<bf16> random_logits(int64_t vocab, uint64_t seed) { return normal_bf16(2 * vocab, seed, 2.5); }
 
 TEST(CfgTopkSample, MatchesF64ReferenceOverManyDraws) {
   const int64_t vocab = 1024;

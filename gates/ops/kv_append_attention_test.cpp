@@ -58,9 +58,9 @@ Outputs run(const Queue& q, bool fused, const Case& c, const std::vector<bf16>& 
 
 void expect_fused_equals_unfused(const Case& c, uint64_t seed) {
   const int64_t width = c.heads * c.dim;
-  const auto qkv = random_bf16(static_cast<size_t>(c.tokens * c.batch * 3 * width), seed, 1.0);
-  const auto k0 = random_bf16(static_cast<size_t>(c.batch * c.tmax * width), seed + 1, 1.0);
-  const auto v0 = random_bf16(static_cast<size_t>(c.batch * c.tmax * width), seed + 2, 1.0);
+  const auto qkv = normal_bf16(static_cast<size_t>(c.tokens * c.batch * 3 * width), seed, 1.0);
+  const auto k0 = normal_bf16(static_cast<size_t>(c.batch * c.tmax * width), seed + 1, 1.0);
+  const auto v0 = normal_bf16(static_cast<size_t>(c.batch * c.tmax * width), seed + 2, 1.0);
   const Queue q = provider_queue(0);
   const Outputs fused = run(q, true, c, qkv, k0, v0);
   const Outputs unfused = run(q, false, c, qkv, k0, v0);

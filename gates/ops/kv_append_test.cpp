@@ -28,8 +28,8 @@ Result append(const Queue& q, const std::vector<bf16>& qkv, const std::vector<bf
 
 TEST(KvAppend, CopiesTheThirdsAndOnlyRowPos) {
   const int64_t batch = 2, tmax = 8, width = 4096;
-  const auto qkv = random_bf16(batch * 3 * width, 1, 1.0);
-  const auto k0 = random_bf16(batch * tmax * width, 2, 1.0), v0 = random_bf16(batch * tmax * width, 3, 1.0);
+  const auto qkv = normal_bf16(batch * 3 * width, 1, 1.0);
+  const auto k0 = normal_bf16(batch * tmax * width, 2, 1.0), v0 = normal_bf16(batch * tmax * width, 3, 1.0);
   for (int pos : {0, 3, 7}) {
     const Result r = append(provider_queue(0), qkv, k0, v0, batch, tmax, width, pos);
     auto want_q = std::vector<bf16>(), want_k = k0, want_v = v0;
@@ -48,8 +48,8 @@ TEST(KvAppend, CopiesTheThirdsAndOnlyRowPos) {
 TEST(KvAppend, BitsDoNotDependOnThreads) {
   if (provider_is_cuda()) GTEST_SKIP() << "CPU thread invariance (CUDA is held to exact copies above)";
   const int64_t batch = 5, tmax = 3, width = 100;
-  const auto qkv = random_bf16(batch * 3 * width, 4, 1.0);
-  const auto k0 = random_bf16(batch * tmax * width, 5, 1.0), v0 = random_bf16(batch * tmax * width, 6, 1.0);
+  const auto qkv = normal_bf16(batch * 3 * width, 4, 1.0);
+  const auto k0 = normal_bf16(batch * tmax * width, 5, 1.0), v0 = normal_bf16(batch * tmax * width, 6, 1.0);
   const Result one = append(cpu_queue(1), qkv, k0, v0, batch, tmax, width, 2);
   const Result two = append(cpu_queue(2), qkv, k0, v0, batch, tmax, width, 2);
   EXPECT_EQ(bits(two.q), bits(one.q));

@@ -4,7 +4,7 @@
 
 #include "mutations/runner/battery.h"
 #include "mutations/runner/options.h"
-#include "mutations/runner/process.h"
+#include "mutations/runner/build.h"
 #include "mutations/runner/reports.h"
 
 using namespace music3::battery;

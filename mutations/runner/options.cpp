@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "mutations/runner/process.h"
+#include "mutations/runner/build.h"
 #include "mutations/runner/worktree.h"
 
 namespace music3::battery {

@@ -1,17 +1,22 @@
-// Child processes for the battery: each runs in its own process group, so the
-// battery alone decides when it stops.
+// The child-process layer of the harness tools (mutation-battery, ab-bench, the oracle
+// regeneration gate): each child runs in its own process group, so the
+// caller alone decides when it stops.
 // Contract: run_process() and capture() never leave a child behind. On a timeout,
 // or when SIGINT/SIGTERM arrived (install_interrupt_handlers), the child's whole
 // group gets SIGTERM, then SIGKILL 2 s later; an interrupt then throws Interrupted.
 // An Interrupted consumes the signal, so cleanup can still run commands afterwards.
 // run_process() appends the child's stdout and stderr to log_path ("" = /dev/null).
+// capture_shell() runs a command line under /bin/sh and returns its status (128 + N
+// when killed by signal N) and its stdout, with stderr merged when asked.
+// Thread-safety: run_process()/capture() may run from several threads; the interrupt
+// state is process-wide.
 #pragma once
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace music3::battery {
+namespace music3::tools {
 
 struct ProcessSpec {
   std::vector<std::string> argv;
@@ -57,4 +62,14 @@ std::string capture_ok(const std::vector<std::string>& argv, const std::string& 
 
 std::string join_command(const std::vector<std::string>& argv);
 
-}  // namespace music3::battery
+struct ShellResult {
+  int exit_code = -1;
+  std::string output;
+};
+ShellResult capture_shell(const std::string& command, bool merge_stderr = true);
+// Makes any string one shell word (left as it is when it holds no character the shell treats specially).
+std::string shell_quote(const std::string& s);
+// The last `max_chars` characters of `text` (for logs kept in records).
+std::string tail_chars(const std::string& text, size_t max_chars);
+
+}  // namespace music3::tools

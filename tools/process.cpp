@@ -1,4 +1,4 @@
-#include "mutations/runner/process.h"
+#include "tools/process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -12,7 +12,7 @@
 #include <cstring>
 #include <thread>
 
-namespace music3::battery {
+namespace music3::tools {
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
@@ -211,4 +211,25 @@ std::string join_command(const std::vector<std::string>& argv) {
   return s;
 }
 
-}  // namespace music3::battery
+ShellResult capture_shell(const std::string& command, bool merge_stderr) {
+  const Captured c = capture({"/bin/sh", "-c", merge_stderr ? "(" + command + ") 2>&1" : command}, "");
+  ShellResult r;
+  r.exit_code = c.result.signal ? 128 + c.result.signal : c.result.exit_code;
+  r.output = c.out;
+  return r;
+}
+
+std::string shell_quote(const std::string& s) {
+  const bool plain = !s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                        "0123456789_./:=,+-@%") == std::string::npos;
+  if (plain) return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string tail_chars(const std::string& text, size_t max_chars) {
+  return text.size() <= max_chars ? text : text.substr(text.size() - max_chars);
+}
+
+}  // namespace music3::tools
