@@ -1,11 +1,14 @@
 // ab-bench: the A/B runner. Compares two arms in this binary (or peers), or the same arm
 // of two builds at two git revisions, and writes reports/bench/depth/<date>-<name>.{md,json,svg}.
-// Exit codes: 0 a verdict was given, 4 the report was written but the verdict is
-// REFUSED (gates failed or absent), 2 usage error, 1 any other failure (named on stderr).
+// Exit codes (the shared table, engine/core/exit_code.h): 0 a verdict was given, 4 the
+// report was written but the verdict is REFUSED (no passing gate record for the timed
+// binaries), 1 usage error, 70 any other failure (named on stderr).
 // `ab-bench gates` runs a gate command and writes the gate record the runs then cite
-// (exit 0 when the gates passed, 5 when they did not, the record written either way).
+// (exit 0 when the gates passed, 4 when they did not, the record written either way).
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <regex>
@@ -20,13 +23,15 @@
 #include "bench/ab/gate_evidence.h"
 #include "bench/ab/machine_info.h"
 #include "bench/ab/rev_builds.h"
-#include "bench/ab/shell.h"
+#include "tools/process.h"
+#include "engine/core/exit_code.h"
 #include "engine/cli/args.h"
 
 namespace {
 using namespace music3::bench;
 using music3::cli::Args;
 using music3::cli::UsageError;
+namespace exit_code = music3::exit_code;
 
 const char* const kUsage =
     "usage: ab-bench --a SPEC --b SPEC --name NAME [options]\n"
@@ -40,7 +45,7 @@ const char* const kUsage =
     "         --gates-json FILE[,FILE...] and/or --gates-cmd CMD (two-build mode: {src} and {build} are replaced)\n"
     "         --out-dir DIR (default SOURCE/reports/bench/depth) --git-rev REV --peer-timeout SECONDS (600)\n"
     "         --python PYTHON (peers; default $MUSIC3_PEER_PYTHON or python3)\n"
-    "Without a passing gate record for every timed binary of ours the verdict is REFUSED.\n";
+    "Without a passing gate record for every timed binary of ours the verdict is REFUSED (exit 4).\n";
 
 std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;
@@ -64,7 +69,7 @@ std::string joined(const std::vector<std::string>& argv) {
   std::string s = "ab-bench";
   for (const auto& a : argv) {
     s += ' ';
-    s += shell_quote(a);
+    s += music3::tools::shell_quote(a);
   }
   return s;
 }
@@ -79,7 +84,7 @@ int gates_command(const std::vector<std::string>& argv) {
   std::cout << "gates: '" << r.command << "' exited " << r.exit_code << ", " << r.tests_total << " tests, "
             << r.tests_failed << " failed, " << r.tests_skipped << " skipped: " << (r.passed ? "PASSED" : "FAILED")
             << " (record " << *a.get("--out") << ")\n";
-  return r.passed ? 0 : 5;
+  return r.passed ? exit_code::kOk : exit_code::kBaselineFailed;
 }
 
 int ab_command(const std::vector<std::string>& argv) {
@@ -153,14 +158,20 @@ int ab_command(const std::vector<std::string>& argv) {
   std::unique_ptr<Arm> arm_a = make_arm(spec_a, ctx);
   std::cerr << "ab-bench: starting B = " << spec_b << "\n";
   std::unique_ptr<Arm> arm_b = make_arm(spec_b, ctx);
-  const AbResult result = run_ab(*arm_a, spec_a, *arm_b, spec_b, o, rc.gate_records, std::cerr);
+  const std::string out_dir = a.get_or("--out-dir", src + "/reports/bench/depth");
+  std::filesystem::create_directories(out_dir);
+  const std::string samples_path = out_dir + "/" + rc.date + "-" + rc.name + ".samples.jsonl";
+  std::ofstream samples(samples_path, std::ios::trunc);
+  if (!samples) throw std::runtime_error("cannot write " + samples_path);
+  std::cerr << "ab-bench: streaming samples to " << samples_path << "\n";
+  const AbResult result = run_ab(*arm_a, spec_a, *arm_b, spec_b, o, rc.gate_records, std::cerr, &samples);
   rc.finished_utc = utc_now_iso8601();
   rc.gpu_end = gpu_state();
-  const ReportPaths paths = write_ab_report(result, rc, a.get_or("--out-dir", src + "/reports/bench/depth"));
+  const ReportPaths paths = write_ab_report(result, rc, out_dir);
   std::cout << name << ": B against A: " << verdict_name(result.verdict.verdict) << "  A " << median(result.a.rep_ms)
             << " ms/frame, B " << median(result.b.rep_ms) << " ms/frame, B/A " << result.ratio << " [" << result.ratio_ci.lo
             << ", " << result.ratio_ci.hi << "]\n  " << paths.md << "\n  " << paths.json << "\n  " << paths.svg << "\n";
-  return result.verdict.verdict == Verdict::Refused ? 4 : 0;
+  return result.verdict.verdict == Verdict::Refused ? exit_code::kBaselineFailed : exit_code::kOk;
 }
 
 }  // namespace
@@ -177,9 +188,9 @@ int main(int argc, char** argv) {
     return ab_command(args);
   } catch (const UsageError& e) {
     std::cerr << "ab-bench: " << e.what() << "\n" << kUsage;
-    return 2;
+    return music3::exit_code::kUsage;
   } catch (const std::exception& e) {
     std::cerr << "ab-bench: error: " << e.what() << "\n";
-    return 1;
+    return music3::exit_code::kSoftware;
   }
 }

@@ -1,4 +1,5 @@
-// The A/B run's record: reports/bench/<date>-<name>.{json,md,svg}.
+// The A/B run's record: reports/bench/depth/<date>-<name>.{json,md,svg} (the samples also stream,
+// as the run goes, to <date>-<name>.samples.jsonl: ab_run.h).
 // Contract: the JSON (schema "music3-ab/1") holds everything the Markdown shows plus
 // every raw sample, so the statistics can be recomputed from it; the Markdown links the
 // SVG by file name (they are written side by side). write_ab_report() creates the

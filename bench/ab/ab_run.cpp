@@ -47,16 +47,31 @@ AbResult analyse_ab(ArmRun a, ArmRun b, const AbOptions& o) {
 }
 
 AbResult run_ab(Arm& a, const std::string& spec_a, Arm& b, const std::string& spec_b, const AbOptions& o,
-                const std::vector<GateRecord>& gates, std::ostream& progress) {
+                const std::vector<GateRecord>& gates, std::ostream& progress, std::ostream* samples) {
   if (o.reps < 9) throw std::invalid_argument("A/B run: " + std::to_string(o.reps) + " repetitions; at least 9 are needed");
   if (o.frames < 1 || o.warmup < 0) throw std::invalid_argument("A/B run: frames must be >= 1 and warmup >= 0");
   ArmRun ra = prepare(a, "A", spec_a, gates), rb = prepare(b, "B", spec_b, gates);
+  if (samples)
+    *samples << nlohmann::json{{"schema", "music3-ab-samples/1"}, {"a", spec_a},      {"b", spec_b},
+                               {"reps", o.reps},                 {"frames", o.frames}, {"warmup", o.warmup}}
+                    .dump()
+             << "\n"
+             << std::flush;
   a.run_repetition(o.warmup, o.frames);  // one discarded repetition each: one-time costs stay out
   b.run_repetition(o.warmup, o.frames);
   for (int rep = 0; rep < o.reps; ++rep) {
     for (auto [arm, run] : {std::pair<Arm*, ArmRun*>{&a, &ra}, {&b, &rb}}) {
       run->frame_ms.push_back(arm->run_repetition(o.warmup, o.frames));
       run->rep_ms.push_back(median(run->frame_ms.back()));
+      if (samples)
+        *samples << nlohmann::json{{"rep", rep},
+                                   {"arm", run == &ra ? "A" : "B"},
+                                   {"spec", run == &ra ? spec_a : spec_b},
+                                   {"frame_ms", run->frame_ms.back()},
+                                   {"median_ms", run->rep_ms.back()}}
+                        .dump()
+                 << "\n"
+                 << std::flush;
     }
     char line[160];
     std::snprintf(line, sizeof line, "rep %2d/%d: A %.4f ms/frame  B %.4f ms/frame  B/A %.4f\n", rep + 1, o.reps,

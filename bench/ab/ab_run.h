@@ -5,7 +5,11 @@
 // Contract: run_ab() refuses fewer than 9 repetitions (std::invalid_argument). The
 // verdict is REFUSED unless at least one arm is a gated binary and every gated arm's
 // binary sha256 has a passing gate record (gate_evidence.h). analyse_ab() is the pure
-// part: the same samples always give the same numbers.
+// part: the same samples always give the same numbers. With a `samples` stream, run_ab()
+// writes one JSON line when it starts ({"schema": "music3-ab-samples/1", "a", "b",
+// "reps", "frames", "warmup"}) and one per arm and repetition as it is measured
+// ({"rep", "arm", "spec", "frame_ms", "median_ms"}), flushed each time, so a run that is
+// cut short still leaves every sample it took. Thread-safety: one run per thread.
 #pragma once
 #include <iosfwd>
 #include <nlohmann/json.hpp>
@@ -51,6 +55,6 @@ struct AbResult {
 
 AbResult analyse_ab(ArmRun a, ArmRun b, const AbOptions& options);
 AbResult run_ab(Arm& a, const std::string& spec_a, Arm& b, const std::string& spec_b, const AbOptions& options,
-                const std::vector<GateRecord>& gates, std::ostream& progress);
+                const std::vector<GateRecord>& gates, std::ostream& progress, std::ostream* samples = nullptr);
 
 }  // namespace music3::bench

@@ -10,8 +10,8 @@
 #include "bench/ab/in_process_arm.h"
 #include "bench/ab/music3_cli_arm.h"
 #include "bench/ab/peer_process.h"
-#include "bench/ab/shell.h"
 #include "bench/ab/vocoder_in_process_arm.h"
+#include "tools/process.h"
 
 namespace music3::bench {
 namespace {
@@ -55,9 +55,9 @@ std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx) {
   if (kind == "peer") {
     if (f.size() < 2 || f.size() > 3) bad(spec, "peer takes VARIANT:DEVICE[:GEOMETRY]");
     const std::string script = ctx.source_dir + "/bench/depth/torch_depth_peer.py";
-    const std::string command = shell_quote(ctx.python) + " " + shell_quote(script) + " --serve --variant " +
-                                shell_quote(f[0]) + " --device " + shell_quote(f[1]) + " --geometry " +
-                                shell_quote(f.size() == 3 ? f[2] : "full") + " --seed " + std::to_string(ctx.seed);
+    const std::string command = tools::shell_quote(ctx.python) + " " + tools::shell_quote(script) + " --serve --variant " +
+                                tools::shell_quote(f[0]) + " --device " + tools::shell_quote(f[1]) + " --geometry " +
+                                tools::shell_quote(f.size() == 3 ? f[2] : "full") + " --seed " + std::to_string(ctx.seed);
     return std::make_unique<PeerArm>(spec, command, script, ctx.peer_timeout_s);
   }
   if (kind == "vocoder" || kind == "vocoder-peer") {
@@ -73,9 +73,9 @@ std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx) {
     }
     if (kind == "vocoder") return std::make_unique<InProcessVocoderArm>(spec, f[0], f[1], geometry, latents, ctx);
     const std::string script = ctx.source_dir + "/bench/vocoder/torch_vocoder_peer.py";
-    const std::string command = shell_quote(ctx.python) + " " + shell_quote(script) + " --serve --variant " +
-                                shell_quote(f[0]) + " --device " + shell_quote(f[1]) + " --geometry " +
-                                shell_quote(geometry) + " --latents " + std::to_string(latents) + " --seed " +
+    const std::string command = tools::shell_quote(ctx.python) + " " + tools::shell_quote(script) + " --serve --variant " +
+                                tools::shell_quote(f[0]) + " --device " + tools::shell_quote(f[1]) + " --geometry " +
+                                tools::shell_quote(geometry) + " --latents " + std::to_string(latents) + " --seed " +
                                 std::to_string(ctx.seed);
     return std::make_unique<PeerArm>(spec, command, script, ctx.peer_timeout_s);
   }

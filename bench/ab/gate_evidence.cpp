@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "bench/ab/machine_info.h"
-#include "bench/ab/shell.h"
+#include "tools/process.h"
 #include "engine/io/sha256.h"
 
 namespace music3::bench {
@@ -27,7 +27,7 @@ void judge_gate_output(GateRecord& r, const std::string& output) {
   } else if (output.find("No tests were found") != std::string::npos) {
     r.tests_total = r.tests_failed = r.tests_skipped = 0;
   }
-  r.output_tail = tail_chars(output, kTailChars);
+  r.output_tail = tools::tail_chars(output, kTailChars);
   // No summary line means no proof that any test ran: never a pass.
   r.passed = r.exit_code == 0 && r.tests_total > 0 && r.tests_failed == 0 && r.tests_skipped == 0;
 }
@@ -41,7 +41,7 @@ GateRecord run_gates(const std::string& command, const std::string& cwd, const s
   r.when = utc_now_iso8601();
   r.source = "run by ab-bench";
   for (const auto& b : binaries) r.binaries[b] = io::sha256_file(b);
-  const ShellResult out = run_shell("cd " + shell_quote(cwd) + " && " + command);
+  const tools::ShellResult out = tools::capture_shell("cd " + tools::shell_quote(cwd) + " && " + command);
   r.exit_code = out.exit_code;
   judge_gate_output(r, out.output);
   return r;

@@ -13,11 +13,11 @@ namespace {
 constexpr int kInputFrames = 8;
 
 Queue queue_named(const std::string& spec, const std::string& device, int threads) {
-  auto t = device_type_from_name(device);
-  if (!t) throw std::invalid_argument("arm '" + spec + "': unknown device '" + device + "' (expected cpu or cuda)");
-  if (*t == DeviceType::CPU) return cpu_queue(threads);
-  if (*t == DeviceType::CUDA) return cuda_queue(0);
-  throw std::invalid_argument("arm '" + spec + "': device '" + device + "' has no queue in this build");
+  try {
+    return queue_by_name(device, threads);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("arm '" + spec + "': " + e.what());
+  }
 }
 }  // namespace
 

@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "bench/ab/shell.h"
+#include "tools/process.h"
 
 namespace music3::bench {
 namespace {
@@ -17,26 +17,17 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
-std::string utc_format(const char* fmt) {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, fmt, &tm);
-  return buf;
-}
-
 }  // namespace
 
 nlohmann::json gpu_state() {
-  ShellResult r;
+  tools::ShellResult r;
   try {
-    r = run_shell("nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader");
+    r = tools::capture_shell("nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader");
   } catch (const std::exception& e) {
     return {{"available", false}, {"why", e.what()}};
   }
   if (r.exit_code != 0)
-    return {{"available", false}, {"why", "nvidia-smi exited " + std::to_string(r.exit_code) + ": " + trim(tail_chars(r.output, 300))}};
+    return {{"available", false}, {"why", "nvidia-smi exited " + std::to_string(r.exit_code) + ": " + trim(tools::tail_chars(r.output, 300))}};
   nlohmann::json gpus = nlohmann::json::array();
   std::istringstream lines(r.output);
   for (std::string line; std::getline(lines, line);) {
@@ -50,29 +41,18 @@ nlohmann::json gpu_state() {
   return {{"available", !gpus.empty()}, {"gpus", gpus}, {"read_at", utc_now_iso8601()}};
 }
 
-nlohmann::json cpu_info() {
-  std::ifstream f("/proc/cpuinfo");
-  std::string model = "unknown";
-  for (std::string line; std::getline(f, line);)
-    if (line.rfind("model name", 0) == 0) {
-      model = trim(line.substr(line.find(':') + 1));
-      break;
-    }
-  return {{"model", model}, {"cores", std::thread::hardware_concurrency()}};
-}
+nlohmann::json cpu_info() { return {{"model", tools::cpu_model()}, {"cores", tools::logical_cores()}}; }
 
 std::string git_revision(const std::string& repo) {
   try {
-    const ShellResult head = run_shell("git -C " + shell_quote(repo) + " rev-parse HEAD 2>/dev/null", false);
+    const tools::ShellResult head = tools::capture_shell("git -C " + tools::shell_quote(repo) + " rev-parse HEAD 2>/dev/null", false);
     if (head.exit_code != 0) return "unknown";
-    const ShellResult status = run_shell("git -C " + shell_quote(repo) + " status --porcelain --untracked-files=no 2>/dev/null", false);
+    const tools::ShellResult status = tools::capture_shell("git -C " + tools::shell_quote(repo) + " status --porcelain --untracked-files=no 2>/dev/null", false);
     return trim(head.output) + (status.exit_code == 0 && !trim(status.output).empty() ? "+dirty" : "");
   } catch (const std::exception&) {
     return "unknown";
   }
 }
 
-std::string utc_now_iso8601() { return utc_format("%Y-%m-%dT%H:%M:%SZ"); }
-std::string utc_date() { return utc_format("%Y-%m-%d"); }
 
 }  // namespace music3::bench

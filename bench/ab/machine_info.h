@@ -8,12 +8,15 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tools/provenance.h"
+
 namespace music3::bench {
+
+using tools::utc_date;
+using tools::utc_now_iso8601;
 
 nlohmann::json gpu_state();
 nlohmann::json cpu_info();
 std::string git_revision(const std::string& repo);
-std::string utc_now_iso8601();
-std::string utc_date();  // YYYY-MM-DD
 
 }  // namespace music3::bench

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "bench/ab/shell.h"
+#include "tools/process.h"
 
 namespace music3::bench {
 
@@ -12,14 +12,14 @@ Music3CliArm::Music3CliArm(const std::string& spec, const std::string& binary, c
       threads_(ctx.threads) {}
 
 std::vector<double> Music3CliArm::run_repetition(int warmup, int frames) {
-  const std::string cmd = shell_quote(binary_) + " depth --synthetic " + shell_quote(geometry_) + " --device " +
-                          shell_quote(device_) + " --arm " + shell_quote(arm_) + " --frames " +
+  const std::string cmd = tools::shell_quote(binary_) + " depth --synthetic " + tools::shell_quote(geometry_) + " --device " +
+                          tools::shell_quote(device_) + " --arm " + tools::shell_quote(arm_) + " --frames " +
                           std::to_string(warmup + frames) + " --seed " + std::to_string(seed_) + " --threads " +
                           std::to_string(threads_) + " --json";
-  const ShellResult r = run_shell(cmd, false);
+  const tools::ShellResult r = tools::capture_shell(cmd, false);
   if (r.exit_code != 0)
     throw std::runtime_error("arm '" + spec_ + "': '" + cmd + "' exited " + std::to_string(r.exit_code) + ": " +
-                             tail_chars(r.output, 500));
+                             tools::tail_chars(r.output, 500));
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(r.output);

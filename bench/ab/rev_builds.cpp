@@ -5,7 +5,7 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "bench/ab/shell.h"
+#include "tools/process.h"
 
 namespace music3::bench {
 namespace {
@@ -16,11 +16,11 @@ std::string trim(const std::string& s) {
 }
 
 void step(const std::string& rev, const std::string& what, const std::string& cmd, const std::string& log) {
-  const ShellResult r = run_shell(cmd);
+  const tools::ShellResult r = tools::capture_shell(cmd);
   std::ofstream(log, std::ios::app) << "$ " << cmd << "\n" << r.output << "\n[exit " << r.exit_code << "]\n";
   if (r.exit_code != 0)
     throw std::runtime_error("revision " + rev + ": " + what + " failed (exit " + std::to_string(r.exit_code) +
-                             ", log " + log + "):\n" + tail_chars(r.output, 2000));
+                             ", log " + log + "):\n" + tools::tail_chars(r.output, 2000));
 }
 
 }  // namespace
@@ -30,8 +30,8 @@ RevBuild build_revision(const std::string& repo, const std::string& rev, const s
   namespace fs = std::filesystem;
   RevBuild b;
   b.rev = rev;
-  const ShellResult resolved =
-      run_shell("git -C " + shell_quote(repo) + " rev-parse --verify " + shell_quote(rev + "^{commit}") + " 2>&1", false);
+  const tools::ShellResult resolved =
+      tools::capture_shell("git -C " + tools::shell_quote(repo) + " rev-parse --verify " + tools::shell_quote(rev + "^{commit}") + " 2>&1", false);
   if (resolved.exit_code != 0)
     throw std::runtime_error("revision " + rev + ": not a commit of " + repo + ": " + trim(resolved.output));
   b.commit = trim(resolved.output);
@@ -47,15 +47,15 @@ RevBuild build_revision(const std::string& repo, const std::string& rev, const s
     progress << "revision " << rev << " (" << id << "): exporting the tree\n" << std::flush;
     fs::remove_all(b.src_dir);
     fs::create_directories(b.src_dir);
-    step(rev, "git archive", "git -C " + shell_quote(repo) + " archive --format=tar " + shell_quote(b.commit) +
-                                 " | tar -x -C " + shell_quote(b.src_dir), log);
+    step(rev, "git archive", "git -C " + tools::shell_quote(repo) + " archive --format=tar " + tools::shell_quote(b.commit) +
+                                 " | tar -x -C " + tools::shell_quote(b.src_dir), log);
     std::ofstream(exported) << b.commit << "\n";
   }
   progress << "revision " << rev << " (" << id << "): configuring and building " << (targets.empty() ? "all" : targets)
            << "\n" << std::flush;
-  step(rev, "cmake configure", "cmake -G Ninja -S " + shell_quote(b.src_dir) + " -B " + shell_quote(b.build_dir) +
+  step(rev, "cmake configure", "cmake -G Ninja -S " + tools::shell_quote(b.src_dir) + " -B " + tools::shell_quote(b.build_dir) +
                                    " -DCMAKE_BUILD_TYPE=Release " + cmake_args, log);
-  step(rev, "build", "cmake --build " + shell_quote(b.build_dir) + (targets.empty() ? "" : " --target " + targets), log);
+  step(rev, "build", "cmake --build " + tools::shell_quote(b.build_dir) + (targets.empty() ? "" : " --target " + targets), log);
   if (!fs::exists(b.music3)) throw std::runtime_error("revision " + rev + ": the build has no " + b.music3);
   return b;
 }

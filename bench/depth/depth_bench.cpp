@@ -26,7 +26,7 @@
 #include "bench/depth/depth_geometry.h"
 #include "bench/support/guarded.h"
 #include "bench/support/host_f32_linear.h"
-#include "bench/support/random_bf16.h"
+#include "bench/support/uniform_bf16.h"
 #include "bench/support/timed_batches.h"
 #include "engine/models/music3/depth/depth_engine.h"
 #include "engine/runtime/host_math.h"
@@ -125,7 +125,7 @@ SweepFixture make_sweep(const depth::DepthConfig& c, int sets) {
     for (auto nk : {std::pair{H, H}, {H, H}, {H, H}, {H, H}, {I, H}, {I, H}, {H, I}}) shapes.push_back(nk);
   size_t per_set = 0;
   for (auto [N, K] : shapes) per_set += size_t(N) * size_t(K);
-  const auto one_set = random_bf16(per_set, 100, 0.05f);
+  const auto one_set = uniform_bf16(per_set, 100, 0.05f);
   f.w16.reserve(per_set * size_t(sets));
   for (int s = 0; s < sets; ++s) f.w16.insert(f.w16.end(), one_set.begin(), one_set.end());
   f.w32.reserve(f.w16.size());
@@ -139,7 +139,7 @@ SweepFixture make_sweep(const depth::DepthConfig& c, int sets) {
       f.f32_bytes += 4.0 * (double(N) * K + double(M) * K + double(M) * N);
     }
   const size_t widest = size_t(std::max(H, I));
-  f.x = random_bf16(size_t(M) * widest, 101);
+  f.x = uniform_bf16(size_t(M) * widest, 101);
   for (bf16 v : f.x) f.x32.push_back(to_f32(v));
   f.y.resize(size_t(M) * widest);
   f.y32.resize(size_t(M) * widest);

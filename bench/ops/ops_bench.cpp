@@ -21,8 +21,9 @@
 #include "bench/support/copy_ceiling.h"
 #include "bench/depth/depth_geometry.h"
 #include "bench/support/guarded.h"
-#include "bench/support/queue_buffer.h"
-#include "bench/support/random_bf16.h"
+#include "bench/support/queue_timer.h"
+#include "engine/core/device_array.h"
+#include "bench/support/uniform_bf16.h"
 #include "bench/support/timed_batches.h"
 #include "engine/core/backend.h"
 #include "engine/ops/ops.h"
@@ -50,10 +51,10 @@ Fixture& lazy_get(const Lazy<Fixture>& slot, Make make) {
   return **slot;
 }
 
-QueueBuffer random_buffer(const Queue& q, int64_t count, uint64_t seed, int copies = 1) {
-  const auto host = random_bf16(static_cast<size_t>(count), seed);
+DeviceArray random_buffer(const Queue& q, int64_t count, uint64_t seed, int copies = 1) {
+  const auto host = uniform_bf16(static_cast<size_t>(count), seed);
   const size_t bytes = host.size() * sizeof(bf16);
-  QueueBuffer buf(q, bytes * static_cast<size_t>(copies));
+  DeviceArray buf(q, bytes * static_cast<size_t>(copies));
   for (int c = 0; c < copies; ++c) buf.upload(host.data(), bytes, bytes * static_cast<size_t>(c));
   q.synchronize();
   return buf;
@@ -61,7 +62,7 @@ QueueBuffer random_buffer(const Queue& q, int64_t count, uint64_t seed, int copi
 
 struct MatmulFixture {
   int copies;
-  QueueBuffer weights, act, out;
+  DeviceArray weights, act, out;
 };
 
 void register_matmul(const Queue& q, const std::string& dev, const MatmulShape& s, double ceiling) {
@@ -75,7 +76,7 @@ void register_matmul(const Queue& q, const std::string& dev, const MatmulShape& 
     guarded(state, [&] {
       auto& f = lazy_get(slot, [&] {
         return MatmulFixture{copies, random_buffer(q, s.N * s.K, 1, copies), random_buffer(q, s.M * s.K, 2),
-                             QueueBuffer(q, size_t(s.M * s.N) * sizeof(bf16))};
+                             DeviceArray(q, size_t(s.M * s.N) * sizeof(bf16))};
       });
       const Tensor a = f.act.view(DType::BF16, {s.M, s.K}), out = f.out.view(DType::BF16, {s.M, s.N});
       const size_t stride = size_t(s.N * s.K) * sizeof(bf16);
@@ -89,7 +90,7 @@ void register_matmul(const Queue& q, const std::string& dev, const MatmulShape& 
 }
 
 struct AttentionFixture {
-  QueueBuffer query, k, v, out;
+  DeviceArray query, k, v, out;
 };
 
 void register_attention(const Queue& q, const std::string& dev, const depth::DepthConfig& c, int length,
@@ -103,7 +104,7 @@ void register_attention(const Queue& q, const std::string& dev, const depth::Dep
     guarded(state, [&] {
       auto& f = lazy_get(slot, [&] {
         return AttentionFixture{random_buffer(q, B * H, 3), random_buffer(q, B * T * H, 4),
-                                random_buffer(q, B * T * H, 5), QueueBuffer(q, size_t(B * H) * sizeof(bf16))};
+                                random_buffer(q, B * T * H, 5), DeviceArray(q, size_t(B * H) * sizeof(bf16))};
       });
       const Tensor query = f.query.view(DType::BF16, {B, H}), out = f.out.view(DType::BF16, {B, H});
       const Tensor k = f.k.view(DType::BF16, {B, T, H}), v = f.v.view(DType::BF16, {B, T, H});
@@ -117,7 +118,7 @@ void register_attention(const Queue& q, const std::string& dev, const depth::Dep
 }
 
 struct NormFixture {
-  QueueBuffer x, w, out;
+  DeviceArray x, w, out;
 };
 
 void register_rms_norm(const Queue& q, const std::string& dev, const depth::DepthConfig& c, double ceiling) {
@@ -129,7 +130,7 @@ void register_rms_norm(const Queue& q, const std::string& dev, const depth::Dept
     guarded(state, [&] {
       auto& f = lazy_get(slot, [&] {
         return NormFixture{random_buffer(q, M * H, 6), random_buffer(q, H, 7),
-                           QueueBuffer(q, size_t(M * H) * sizeof(bf16))};
+                           DeviceArray(q, size_t(M * H) * sizeof(bf16))};
       });
       const Tensor x = f.x.view(DType::BF16, {M, H}), w = f.w.view(DType::BF16, {H});
       const Tensor out = f.out.view(DType::BF16, {M, H});
@@ -141,7 +142,7 @@ void register_rms_norm(const Queue& q, const std::string& dev, const depth::Dept
 }
 
 struct CopyFixture {
-  QueueBuffer src, dst;
+  DeviceArray src, dst;
 };
 
 // The ceiling as a bench of its own, timed like the ops: a device-to-device copy on
@@ -154,7 +155,7 @@ void register_copy(const Queue& q, const std::string& dev, size_t buffer_bytes, 
       auto& f = lazy_get(slot, [&] {
         const size_t tile = std::min(buffer_bytes, kCopyTileBytes);  // random tiles: cheap to draw, not zeros
         return CopyFixture{random_buffer(q, int64_t(tile / sizeof(bf16)), 8, int(buffer_bytes / tile)),
-                           QueueBuffer(q, buffer_bytes)};
+                           DeviceArray(q, buffer_bytes)};
       });
       run_timed_batches(state, q, 1, 2.0 * double(buffer_bytes), ceiling, [&] {
         if (q.is_cpu())

@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "bench/stats/ab_stats.h"
-#include "bench/support/queue_buffer.h"
+#include "bench/support/queue_timer.h"
+#include "engine/core/device_array.h"
 #include "engine/core/parallel.h"
 
 namespace music3::bench {
@@ -37,7 +38,7 @@ double cpu_copy_ceiling_Bps(size_t buffer_bytes, int repeats) {
 
 #ifdef MUSIC3_WITH_CUDA
 double cuda_copy_ceiling_Bps(const Queue& q, size_t buffer_bytes, int repeats) {
-  QueueBuffer src(q, buffer_bytes), dst(q, buffer_bytes);
+  DeviceArray src(q, buffer_bytes), dst(q, buffer_bytes);
   q.backend->copy(dst.data(), src.data(), buffer_bytes, CopyKind::DeviceToDevice, q.stream);  // warm-up
   QueueTimer timer(q);
   std::vector<double> seconds;

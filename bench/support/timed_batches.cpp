@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "bench/support/queue_buffer.h"
+#include "bench/support/queue_timer.h"
 
 #ifdef MUSIC3_WITH_CUDA
 #include "engine/core/cuda/cuda_backend.h"

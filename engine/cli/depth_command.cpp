@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/cli/args.h"
+#include "engine/cli/command.h"
+#include "engine/core/exit_code.h"
 #include "engine/core/queue.h"
 #include "engine/models/music3/depth/depth_engine.h"
 #include "engine/models/music3/depth/depth_frame_files.h"
@@ -30,12 +32,21 @@ DepthConfig synthetic_config(const std::string& name) {
   }
 }
 
+// A device with no backend here gets a fabricated queue, which the selector refuses by name.
 Queue make_queue(const std::string& device, int threads) {
-  auto t = device_type_from_name(device);
-  if (!t) throw UsageError("--device: unknown device '" + device + "' (expected cpu or cuda)");
-  if (*t == DeviceType::CPU) return cpu_queue(threads);
-  if (*t == DeviceType::CUDA) return cuda_queue(0);
-  return fabricated_queue(*t);  // the selector refuses it by name
+  try {
+    return queue_by_name(device, threads);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--device: ") + e.what());
+  }
+}
+
+runtime::ArmRequest arm_request(const std::string& name) {
+  try {
+    return runtime::arm_request_from_name(name);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--arm: ") + e.what());
+  }
 }
 
 std::string codes_str(const std::vector<int32_t>& codes) {
@@ -79,7 +90,7 @@ int run_depth_command(const std::vector<std::string>& argv) {
 
   const Queue q = make_queue(a.get_or("--device", "cpu"), threads);
   // A staged device arm owns its weights: the host side (the checkpoint's mapping) is released.
-  depth::DepthEngine engine(std::move(weights), q, depth::arm_request_from_name(a.get_or("--arm", "auto")),
+  depth::DepthEngine engine(std::move(weights), q, arm_request(a.get_or("--arm", "auto")),
                             /*release_host=*/true);
 
   const bool json = a.has("--json");
@@ -143,7 +154,12 @@ int run_depth_command(const std::vector<std::string>& argv) {
     std::printf("median ms/frame (frames after the first): %.3f\n", median);
     std::printf("instruments: %s\n", out["instruments"].dump().c_str());
   }
-  return ins.nonfinite_logits ? 4 : 0;
+  return ins.nonfinite_logits ? exit_code::kNonFinite : exit_code::kOk;
+}
+
+Command depth_command() {
+  return {"depth", "the RVQ depth stage: codes c1..c7 per frame from the language model's hidden", kDepthUsage,
+          run_depth_command};
 }
 
 }  // namespace music3::cli

@@ -1,7 +1,9 @@
 // `music3 depth`: runs the RVQ depth stage frame by frame.
-// Contract: returns the process exit code (0 ok, 2 usage or input error, 3 device
-// refused); prints per-frame codes and ms (or JSON with --json) to stdout and
-// every error, naming the problem, to stderr.
+// Contract: returns exit_code::kOk, or kNonFinite when non-finite head logits were
+// seen; throws UsageError (a bad flag), ArmRefused (no arm for the device) or another
+// std::exception naming the bad input, which main() maps through the shared table.
+// Prints per-frame codes and ms (or one JSON object with --json) to stdout.
+// Registered in the command table as depth_command() (command.h).
 #pragma once
 #include <string>
 #include <vector>

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "engine/cli/args.h"
+#include "engine/cli/command.h"
 #include "engine/models/music3/tokenizer/prompt_ids.h"
 
 namespace music3::cli {
@@ -56,6 +57,11 @@ int run_tokens_command(const std::vector<std::string>& argv) {
             << "cfg_ids: " << ids_line(p.uncond) << "\n"
             << "pieces: " << nlohmann::json(pieces).dump() << "\n";
   return 0;
+}
+
+Command tokens_command() {
+  return {"tokens", "the language model's text input: template, Qwen2 BPE ids and the CFG row", kTokensUsage,
+          run_tokens_command};
 }
 
 }  // namespace music3::cli

@@ -1,10 +1,11 @@
 // `music3 tokens`: the language model's text input for a prompt and lyrics.
-// Contract: returns the process exit code (0 ok, 2 usage or input error). Prints the
+// Contract: returns exit_code::kOk (engine/core/exit_code.h). Prints the
 // assembled template string, the ids of both rows (conditional, CFG) and the pieces
 // (the vocabulary's byte-level spelling of each id), or one JSON object with --json.
 // Bad input (missing flag, unreadable --lyrics-file, a tokenizer that cannot be loaded,
 // invalid UTF-8, empty prompt or lyrics, more than 5000 tokens) throws UsageError or
-// tokenizer::TokenizerError naming it; main turns both into exit 2.
+// tokenizer::TokenizerError naming it; main() turns them into exit 1 (usage) and 5 (bad
+// input). Registered in the command table as tokens_command() (command.h).
 #pragma once
 #include <string>
 #include <vector>

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/cli/args.h"
+#include "engine/cli/command.h"
+#include "engine/core/exit_code.h"
 #include "engine/core/queue.h"
 #include "engine/io/audio_file.h"
 #include "engine/io/safetensors.h"
@@ -39,17 +41,14 @@ std::vector<bf16> window_latents(const io::SafetensorsFile& f, const std::string
   f.check_finite(name);
   return out;
 }
-}  // namespace
 
-int run_vocode_command(const std::vector<std::string>& argv) {
+int decode_and_write(const std::vector<std::string>& argv) {
   Args a(argv, {"--checkpoint", "--latents", "--out", "--format", "--device", "--arm", "--threads"}, {"--force", "--json"});
   for (const char* need : {"--checkpoint", "--latents", "--out"})
     if (!a.has(need)) throw UsageError(std::string(need) + " is required");
   const std::string out_path = *a.get("--out");
   const io::AudioFormat format =
       a.has("--format") ? io::audio_format_from_name(*a.get("--format")) : io::audio_format_from_path(out_path);
-  const auto device = device_type_from_name(a.get_or("--device", "cpu"));
-  if (!device) throw UsageError("--device: unknown device '" + a.get_or("--device", "cpu") + "' (expected cpu or cuda)");
   runtime::ArmRequest request;
   try {
     request = runtime::arm_request_from_name(a.get_or("--arm", "auto"));
@@ -57,9 +56,12 @@ int run_vocode_command(const std::vector<std::string>& argv) {
     throw UsageError(std::string("--arm: ") + e.what());
   }
   const int threads = static_cast<int>(a.get_int_or("--threads", 0, 0, 1024));
-  const Queue queue = *device == DeviceType::CPU    ? cpu_queue(threads)
-                      : *device == DeviceType::CUDA ? cuda_queue(0)
-                                                    : fabricated_queue(*device);
+  Queue queue;
+  try {
+    queue = queue_by_name(a.get_or("--device", "cpu"), threads);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--device: ") + e.what());
+  }
   vocoder::choose_vocoder_arm(queue, request);  // refuses by name before anything is loaded
 
   const auto t0 = std::chrono::steady_clock::now();
@@ -91,7 +93,21 @@ int run_vocode_command(const std::vector<std::string>& argv) {
     std::cout << out_path << ": " << audio.samples << " stereo frames at " << weights.cfg.sampling_rate << " Hz ("
               << io::audio_format_name(format) << ") from " << windows.size() << " window(s) in " << seconds << " s\n";
   }
-  return 0;
+  return exit_code::kOk;
+}
+
+}  // namespace
+
+int run_vocode_command(const std::vector<std::string>& argv) {
+  try {
+    return decode_and_write(argv);
+  } catch (const io::AudioFileError& e) {  // named by its kind: unknown_format, exists, unwritable, bad_samples
+    throw std::runtime_error(std::string(io::audio_error_kind_name(e.kind)) + ": " + e.what());
+  }
+}
+
+Command vocode_command() {
+  return {"vocode", "the vocoder: latent windows to a 44.1 kHz stereo WAV/FLAC file", kVocodeUsage, run_vocode_command};
 }
 
 }  // namespace music3::cli

@@ -31,4 +31,20 @@ Queue fabricated_queue(DeviceType t) {
   return q;
 }
 
+Queue queue_for(DeviceType t, int threads) {
+  if (t == DeviceType::CPU) return cpu_queue(threads);
+  if (t == DeviceType::CUDA) return cuda_queue(0);
+  return fabricated_queue(t);
+}
+
+Queue queue_by_name(const std::string& device, int threads) {
+  const auto t = device_type_from_name(device);
+  if (!t) {
+    std::string known;
+    for (DeviceType k : all_device_types()) known += (known.empty() ? "" : ", ") + device_type_name(k);
+    throw std::invalid_argument("unknown device '" + device + "' (known: " + known + ")");
+  }
+  return queue_for(*t, threads);
+}
+
 }  // namespace music3

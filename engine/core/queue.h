@@ -3,9 +3,14 @@
 // there is no CUDA device; fabricated_queue() makes a queue of any type with no
 // backend and no stream, used by the selection gates to drive arm selection for
 // device types this machine does not have. `threads` bounds the CPU providers'
-// parallelism (0 = all cores); results never depend on it.
+// parallelism (0 = all cores); results never depend on it. queue_for() is the one
+// device-type -> queue mapping (CPU and CUDA queues; any other type a fabricated queue,
+// which arm selection refuses by name); queue_by_name() adds the name lookup and throws
+// std::invalid_argument naming an unknown device. Thread-safety: thread-safe.
 #pragma once
 #include "engine/core/backend.h"
+#include <string>
+
 #include "engine/core/device_type.h"
 
 namespace music3 {
@@ -26,5 +31,7 @@ struct Queue {
 Queue cpu_queue(int threads = 0);
 Queue cuda_queue(int ordinal = 0);
 Queue fabricated_queue(DeviceType t);
+Queue queue_for(DeviceType t, int threads = 0);
+Queue queue_by_name(const std::string& device, int threads = 0);
 
 }  // namespace music3

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "engine/core/bf16.h"
+#include "engine/core/counter_rng.h"
 
 #if defined(__CUDACC__)
 #define MUSIC3_FMAF(a, b, c) fmaf(a, b, c)
@@ -18,27 +19,9 @@
 
 namespace music3::sampler {
 
-// Philox4x32-10 (Salmon et al., SC'11): a counter-based generator, so draw i of
-// (seed, frame, step) is a pure function with no stream state to carry.
-struct U32x4 {
-  uint32_t v[4];
-};
-MUSIC3_HD U32x4 philox4x32_10(U32x4 ctr, uint32_t k0, uint32_t k1) {
-  constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u, kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
-  for (int r = 0; r < 10; ++r) {
-    uint64_t p0 = static_cast<uint64_t>(kM0) * ctr.v[0];
-    uint64_t p1 = static_cast<uint64_t>(kM1) * ctr.v[2];
-    U32x4 n;
-    n.v[0] = static_cast<uint32_t>(p1 >> 32) ^ ctr.v[1] ^ k0;
-    n.v[1] = static_cast<uint32_t>(p1);
-    n.v[2] = static_cast<uint32_t>(p0 >> 32) ^ ctr.v[3] ^ k1;
-    n.v[3] = static_cast<uint32_t>(p0);
-    ctr = n;
-    k0 += kW0;
-    k1 += kW1;
-  }
-  return ctr;
-}
+// The counter-based draws come from engine/core/counter_rng.h.
+using music3::philox4x32_10;
+using music3::U32x4;
 
 // Natural log of u in (0, 1], |error| ~ 1e-7 relative, from bits and a polynomial.
 MUSIC3_HD float det_log(float u) {

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <cstdlib>
@@ -14,7 +15,7 @@
 #include "mutations/runner/gate_run.h"
 #include "mutations/runner/outcome.h"
 #include "mutations/runner/patch.h"
-#include "mutations/runner/process.h"
+#include "tools/process.h"
 #include "mutations/runner/reports.h"
 
 namespace {
@@ -214,6 +215,37 @@ TEST_F(ReportsTest, AnEarlierReportMovesAsideAndForeignFilesAreRefused) {
   write_file_bytes(foreign + "/notes.txt", "not a battery report");
   EXPECT_THROW(Reports{foreign}, ReportDirError);
   EXPECT_TRUE(fs::exists(foreign + "/notes.txt"));
+}
+
+TEST_F(ReportsTest, TwoRunsIntoOneDirectoryAreRefusedWhileTheFirstHoldsTheLock) {
+  std::string out = dir_ + "/locked";
+  {
+    Reports first(out);
+    first.write_mutants({});
+    EXPECT_TRUE(fs::is_directory(out + "/diff"));
+    EXPECT_TRUE(fs::is_directory(out + "/log"));
+    try {
+      Reports second(out);
+      ADD_FAILURE() << "a second run was let into " << out;
+    } catch (const ReportDirError& e) {
+      EXPECT_NE(std::string(e.what()).find("another battery run (pid " + std::to_string(getpid())), std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_FALSE(fs::exists(out + ".lock")) << "the lock outlived its run";
+  EXPECT_NO_THROW(Reports{out});  // the earlier report moves aside
+}
+
+TEST(ReportHtml, NeedsNoNetworkAndLinksEachMutationsDiffAndLog) {
+  RunRecord run;
+  MutationResult r;
+  r.mutation.id = "m<1>";
+  run.mutations.push_back(r);
+  const std::string html = music3::battery::report_html(run);
+  EXPECT_EQ(html.find("http"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_NE(html.find("href=\"diff/m&lt;1&gt;.diff\""), std::string::npos) << html;
+  EXPECT_NE(html.find("href=\"log/m&lt;1&gt;.log\""), std::string::npos) << html;
 }
 
 }  // namespace

@@ -22,19 +22,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/exit_code.h"
 #include "mutations/runner/patch.h"
-#include "mutations/runner/process.h"
+#include "tools/process.h"
 
 extern char** environ;
 
 namespace {
 
 namespace fs = std::filesystem;
-using music3::battery::capture;
-using music3::battery::capture_ok;
-using music3::battery::ProcessResult;
+using music3::tools::capture;
+using music3::tools::capture_ok;
+using music3::tools::ProcessResult;
 using music3::battery::read_file_bytes;
-using music3::battery::run_process;
+using music3::tools::run_process;
 using music3::battery::write_file_bytes;
 using nlohmann::json;
 
@@ -131,8 +132,8 @@ TEST_F(BatterySmoke, SmokeCatalogueMeetsEveryExpectation) {
     EXPECT_TRUE(o["as_expected"].get<bool>()) << m["id"];
     EXPECT_EQ(o["build"]["exit_code"], 0) << m["id"];
     EXPECT_FALSE(o["objects_rebuilt"].empty()) << m["id"];
-    EXPECT_TRUE(fs::exists(tmp_ + "/out/" + m["id"].get<std::string>() + ".diff")) << m["id"];
-    EXPECT_TRUE(fs::exists(tmp_ + "/out/" + m["id"].get<std::string>() + ".log")) << m["id"];
+    EXPECT_TRUE(fs::exists(tmp_ + "/out/diff/" + m["id"].get<std::string>() + ".diff")) << m["id"];
+    EXPECT_TRUE(fs::exists(tmp_ + "/out/log/" + m["id"].get<std::string>() + ".log")) << m["id"];
     saw_survivor = saw_survivor || m["expected"] == "survived";
   }
   EXPECT_EQ(outcomes.at("forced-fail-canary")["outcome"], "killed");
@@ -160,7 +161,7 @@ TEST_F(BatterySmoke, SmokeCatalogueMeetsEveryExpectation) {
 
 TEST_F(BatterySmoke, UnexpectedOutcomesFailTheBattery) {
   ProcessResult r = battery({"--catalogue", unexpected_catalogue(), "--verify-every", "0"});
-  EXPECT_EQ(r.exit_code, 1) << r.describe() << "\n" << battery_log();
+  EXPECT_EQ(r.exit_code, music3::exit_code::kFoundProblems) << r.describe() << "\n" << battery_log();
   auto outcomes = mutation_outcomes();
   ASSERT_EQ(outcomes.size(), 2u) << battery_log();
   EXPECT_EQ(outcomes.at("forced-fail-canary")["outcome"], "killed");
@@ -176,7 +177,7 @@ TEST_F(BatterySmoke, DirtyTreeIsRefused) {
   std::string edited = read_file_bytes(file) + "// an uncommitted edit\n";
   write_file_bytes(file, edited);
   ProcessResult r = battery({"--catalogue", repo_ + "/mutations/smoke.json"});
-  EXPECT_EQ(r.exit_code, 4) << r.describe() << "\n" << battery_log();
+  EXPECT_EQ(r.exit_code, music3::exit_code::kDirtyTree) << r.describe() << "\n" << battery_log();
   EXPECT_NE(battery_log().find("canary_value.cpp"), std::string::npos) << "the refusal names the file";
   EXPECT_EQ(read_file_bytes(file), edited);
   EXPECT_EQ(worktrees(), 1);
@@ -199,7 +200,7 @@ TEST_F(BatterySmoke, SigtermRestoresTheMutatedFile) {
   ASSERT_EQ(posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ), 0);
   posix_spawn_file_actions_destroy(&actions);
 
-  std::string diff = tmp_ + "/out/canary-hangs.diff";
+  std::string diff = tmp_ + "/out/diff/canary-hangs.diff";
   auto t0 = std::chrono::steady_clock::now();
   while (!fs::exists(diff) && std::chrono::steady_clock::now() - t0 < std::chrono::minutes(5))
     std::this_thread::sleep_for(std::chrono::milliseconds(20));

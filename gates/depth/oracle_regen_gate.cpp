@@ -25,7 +25,7 @@
 #include "gates/lib/code_agreement.h"
 #include "gates/lib/gate_record.h"
 #include "gates/depth/depth_oracle_cases.h"
-#include "mutations/runner/process.h"
+#include "tools/process.h"
 
 namespace music3::gates {
 namespace {
@@ -49,8 +49,8 @@ std::string tail_of(const std::string& path) {
 std::string run_bridge(const std::vector<std::string>& args, const std::string& log) {
   std::vector<std::string> argv{oracle_python()};
   argv.insert(argv.end(), args.begin(), args.end());
-  const battery::ProcessResult r = battery::run_process({argv, "", {}, log, 900});
-  return r.ok() ? "" : battery::join_command(argv) + ": " + r.describe() + "\n" + tail_of(log);
+  const tools::ProcessResult r = tools::run_process({argv, "", {}, log, 900});
+  return r.ok() ? "" : tools::join_command(argv) + ": " + r.describe() + "\n" + tail_of(log);
 }
 
 struct Regeneration {

@@ -14,7 +14,7 @@ DeviceType g_device = DeviceType::CPU;
 DeviceType gate_device() { return g_device; }
 std::string gate_device_name() { return device_type_name(g_device); }
 
-Queue gate_queue(int threads) { return g_device == DeviceType::CUDA ? cuda_queue(0) : cpu_queue(threads); }
+Queue gate_queue(int threads) { return queue_for(g_device, threads); }
 
 int gate_main(int argc, char** argv) {
   std::vector<char*> rest;

@@ -10,7 +10,7 @@
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -20,7 +20,7 @@ struct Outputs {
 };
 
 std::vector<bf16> norm_weights(int64_t n, uint64_t seed) {
-  std::vector<bf16> w = random_bf16(static_cast<size_t>(n), seed, 0.3);
+  std::vector<bf16> w = normal_bf16(static_cast<size_t>(n), seed, 0.3);
   for (auto& v : w) v = to_bf16(to_f32(v) + 1.0f);
   return w;
 }
@@ -28,8 +28,8 @@ std::vector<bf16> norm_weights(int64_t n, uint64_t seed) {
 // In-place mode: 0 = h_out separate, 1 = h_out is x, 2 = h_out is r.
 Outputs run(const Queue& q, bool fused, const std::vector<bf16>& x, int64_t x_rows, const std::vector<bf16>& r,
             int64_t r_rows, const std::vector<bf16>& w, int64_t rows, int64_t cols, int in_place) {
-  TestBuffer xb(q, DType::BF16, {x_rows, cols}), rb(q, DType::BF16, {r_rows, cols}), wb(q, DType::BF16, {cols});
-  TestBuffer hb(q, DType::BF16, {rows, cols}), ab(q, DType::BF16, {rows, cols});
+  DeviceArray xb(q, DType::BF16, {x_rows, cols}), rb(q, DType::BF16, {r_rows, cols}), wb(q, DType::BF16, {cols});
+  DeviceArray hb(q, DType::BF16, {rows, cols}), ab(q, DType::BF16, {rows, cols});
   xb.upload(x);
   rb.upload(r);
   wb.upload(w);
@@ -42,14 +42,14 @@ Outputs run(const Queue& q, bool fused, const std::vector<bf16>& x, int64_t x_ro
     ops::add(q, xb, rb, h);
     ops::rms_norm(q, h, wb, 1e-6f, ab);
   }
-  const TestBuffer& hs = in_place == 1 ? xb : in_place == 2 ? rb : hb;
+  const DeviceArray& hs = in_place == 1 ? xb : in_place == 2 ? rb : hb;
   return {hs.download<bf16>(), ab.download<bf16>()};
 }
 
 void expect_fused_equals_unfused(int64_t x_rows, int64_t r_rows, int64_t rows, int64_t cols, int in_place,
                                  uint64_t seed) {
-  const auto x = random_bf16(static_cast<size_t>(x_rows * cols), seed, 2.0);
-  const auto r = random_bf16(static_cast<size_t>(r_rows * cols), seed + 1, 1.0);
+  const auto x = normal_bf16(static_cast<size_t>(x_rows * cols), seed, 2.0);
+  const auto r = normal_bf16(static_cast<size_t>(r_rows * cols), seed + 1, 1.0);
   const auto w = norm_weights(cols, seed + 2);
   const Queue q = provider_queue(0);
   const Outputs fused = run(q, true, x, x_rows, r, r_rows, w, rows, cols, in_place);
@@ -78,9 +78,9 @@ TEST(AddRmsNorm, EqualsAddThenRmsNormOnBroadcastRowsAndOddWidths) {
 TEST(AddRmsNorm, RefusesBadArguments) {
   if (provider_is_cuda()) GTEST_SKIP() << "entry checks run before any provider (CPU test)";
   const Queue q = cpu_queue(1);
-  TestBuffer x(q, DType::BF16, {2, 64}), r(q, DType::BF16, {2, 64}), w(q, DType::BF16, {64});
-  TestBuffer h(q, DType::BF16, {2, 64}), a(q, DType::BF16, {2, 64});
-  TestBuffer three(q, DType::BF16, {3, 64}), short_w(q, DType::BF16, {63});
+  DeviceArray x(q, DType::BF16, {2, 64}), r(q, DType::BF16, {2, 64}), w(q, DType::BF16, {64});
+  DeviceArray h(q, DType::BF16, {2, 64}), a(q, DType::BF16, {2, 64});
+  DeviceArray three(q, DType::BF16, {3, 64}), short_w(q, DType::BF16, {63});
   const auto refused = [](const std::function<void()>& call, const std::string& arg) {
     try {
       call();

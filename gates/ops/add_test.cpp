@@ -10,7 +10,7 @@
 #include "engine/ops/ops.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -28,15 +28,15 @@ std::vector<bf16> reference(const std::vector<bf16>& a, int64_t a_rows, const st
 
 // Magnitudes spread over 2^-20 .. 2^20 so that many sums need more than 24 bits.
 std::vector<bf16> operand(int64_t n, uint64_t seed) {
-  auto v = random_bf16(static_cast<size_t>(n), seed, 1.0);
+  auto v = normal_bf16(static_cast<size_t>(n), seed, 1.0);
   for (size_t i = 0; i < v.size(); ++i) v[i] = to_bf16(to_f32(v[i]) * std::ldexp(1.0f, static_cast<int>(i % 41) - 20));
   return v;
 }
 
 std::vector<bf16> run(const Queue& q, const std::vector<bf16>& a, int64_t a_rows, const std::vector<bf16>& b,
                       int64_t b_rows, int64_t rows, int64_t cols) {
-  TestBuffer ab(q, DType::BF16, {a_rows, cols}), bb(q, DType::BF16, {b_rows, cols});
-  TestBuffer ob(q, DType::BF16, {rows, cols});
+  DeviceArray ab(q, DType::BF16, {a_rows, cols}), bb(q, DType::BF16, {b_rows, cols});
+  DeviceArray ob(q, DType::BF16, {rows, cols});
   ab.upload(a);
   bb.upload(b);
   ob.poison();
@@ -64,8 +64,8 @@ TEST(Add, InPlaceOnEitherSide) {
   const int64_t rows = 3, cols = 999;
   const auto a = operand(rows * cols, 5), b = operand(rows * cols, 6), b_row = operand(cols, 7);
   const Queue q = provider_queue(0);
-  TestBuffer ab(q, DType::BF16, {rows, cols}), bb(q, DType::BF16, {rows, cols});
-  TestBuffer rb(q, DType::BF16, {1, cols});
+  DeviceArray ab(q, DType::BF16, {rows, cols}), bb(q, DType::BF16, {rows, cols});
+  DeviceArray rb(q, DType::BF16, {1, cols});
   ab.upload(a);
   bb.upload(b);
   rb.upload(b_row);

@@ -11,7 +11,7 @@
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -28,8 +28,8 @@ struct Inputs {
 
 Inputs make_inputs(const Case& c, uint64_t seed) {
   const int64_t width = c.heads * c.dim;
-  Inputs in{random_bf16(c.batch * width, seed, 1.0), random_bf16(c.batch * c.tmax * width, seed + 1, 1.0),
-            random_bf16(c.batch * c.tmax * width, seed + 2, 1.0)};
+  Inputs in{normal_bf16(c.batch * width, seed, 1.0), normal_bf16(c.batch * c.tmax * width, seed + 1, 1.0),
+            normal_bf16(c.batch * c.tmax * width, seed + 2, 1.0)};
   for (int64_t b = 0; b < c.batch; ++b)  // positions >= length are not attended: poison them
     for (int64_t t = c.length; t < c.tmax; ++t)
       for (int64_t i = 0; i < width; ++i) {
@@ -71,8 +71,8 @@ std::vector<bf16> reference(const Inputs& in, const Case& c) {
 
 std::vector<bf16> run(const Queue& q, const Inputs& in, const Case& c) {
   const int64_t width = c.heads * c.dim;
-  TestBuffer qb(q, DType::BF16, {c.batch, width}), ob(q, DType::BF16, {c.batch, width});
-  TestBuffer kb(q, DType::BF16, {c.batch, c.tmax, width}), vb(q, DType::BF16, {c.batch, c.tmax, width});
+  DeviceArray qb(q, DType::BF16, {c.batch, width}), ob(q, DType::BF16, {c.batch, width});
+  DeviceArray kb(q, DType::BF16, {c.batch, c.tmax, width}), vb(q, DType::BF16, {c.batch, c.tmax, width});
   qb.upload(in.q);
   kb.upload(in.k);
   vb.upload(in.v);

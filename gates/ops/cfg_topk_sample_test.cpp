@@ -16,7 +16,7 @@
 #include "engine/ops/sampler_math.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -35,8 +35,8 @@ struct Sample {
 Sample sample(const Queue& q, const std::vector<bf16>& logits, const std::vector<float>& e, float cfg = kCfg,
               int top_k = kTopK, uint32_t nonfinite_before = 0) {
   const auto vocab = static_cast<int64_t>(e.size());
-  TestBuffer lb(q, DType::BF16, {2, vocab}), eb(q, DType::F32, {vocab});
-  TestBuffer gb(q, DType::F32, {vocab}), cb(q, DType::I32, {1}), nb(q, DType::I32, {1});
+  DeviceArray lb(q, DType::BF16, {2, vocab}), eb(q, DType::F32, {vocab});
+  DeviceArray gb(q, DType::F32, {vocab}), cb(q, DType::I32, {1}), nb(q, DType::I32, {1});
   lb.upload(logits);
   eb.upload(e);
   gb.poison();
@@ -91,7 +91,7 @@ Reference reference(const std::vector<float>& guided, const std::vector<float>& 
   return {code, best - second <= 1e-5 * best};
 }
 
-std::vector<bf16> random_logits(int64_t vocab, uint64_t seed) { return random_bf16(2 * vocab, seed, 2.5); }
+std::vector<bf16> random_logits(int64_t vocab, uint64_t seed) { return normal_bf16(2 * vocab, seed, 2.5); }
 
 TEST(CfgTopkSample, MatchesF64ReferenceOverManyDraws) {
   const int64_t vocab = 1024;

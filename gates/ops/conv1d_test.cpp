@@ -4,8 +4,8 @@
 
 #include <tuple>
 
+#include "engine/core/device_array.h"
 #include "engine/ops/vocoder_ops.h"
-#include "gates/ops/support/test_buffer.h"
 #include "gates/ops/vocoder_op_checks.h"
 
 namespace music3::optest {
@@ -38,11 +38,11 @@ std::vector<bf16> reference(const Case& c, const std::vector<bf16>& x, const std
 TEST(Conv1d, MatchesF64Reference) {
   for (const Case& c : {Case{2, 24, 20, 50, 7, 3, 9}, Case{2, 40, 33, 37, 1, 1, 0}, Case{1, 8, 1, 300, 7, 1, 3}}) {
     const int64_t t_out = c.time + 2 * c.pad - c.dilation * (c.taps - 1);
-    const auto x = random_bf16(size_t(c.batch * c.cin * c.time), 11, 1.0);
-    const auto w = random_bf16(size_t(c.taps * c.cout * c.cin), 12, 0.2);
-    const auto bias = random_bf16(size_t(c.cout), 13, 0.5);
+    const auto x = normal_bf16(size_t(c.batch * c.cin * c.time), 11, 1.0);
+    const auto w = normal_bf16(size_t(c.taps * c.cout * c.cin), 12, 0.2);
+    const auto bias = normal_bf16(size_t(c.cout), 13, 0.5);
     const Queue q = provider_queue(0);
-    TestBuffer xb(q, DType::BF16, {c.batch, c.cin, c.time}), wb(q, DType::BF16, {c.taps, c.cout, c.cin}),
+    DeviceArray xb(q, DType::BF16, {c.batch, c.cin, c.time}), wb(q, DType::BF16, {c.taps, c.cout, c.cin}),
         bb(q, DType::BF16, {c.cout}), pb(q, DType::BF16, {c.batch, c.cin, c.time + 2 * c.pad}),
         ab(q, DType::F32, {c.batch, c.cout, t_out}), ob(q, DType::BF16, {c.batch, c.cout, t_out});
     xb.upload(x), wb.upload(w), bb.upload(bias);
@@ -55,7 +55,7 @@ TEST(Conv1d, MatchesF64Reference) {
 
 TEST(Conv1d, RefusesMismatchedArguments) {
   const Queue q = provider_queue(0);
-  TestBuffer xb(q, DType::BF16, {2, 4, 10}), wb(q, DType::BF16, {7, 3, 5}), bb(q, DType::BF16, {3}),
+  DeviceArray xb(q, DType::BF16, {2, 4, 10}), wb(q, DType::BF16, {7, 3, 5}), bb(q, DType::BF16, {3}),
       pb(q, DType::BF16, {2, 4, 16}), ab(q, DType::F32, {2, 3, 10}), ob(q, DType::BF16, {2, 3, 10});
   try {
     ops::conv1d(q, {xb, wb, bb, pb, ab, ob, 1, 3});

@@ -10,7 +10,7 @@
 #include "engine/ops/ops.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -20,8 +20,8 @@ constexpr int64_t kRows = 7 * 64, kCols = 520;
 std::vector<bf16> gather(const Queue& q, const std::vector<bf16>& table, const std::vector<int32_t>& ids,
                          int64_t offset) {
   const auto m = static_cast<int64_t>(ids.size());
-  TestBuffer tb(q, DType::BF16, {kRows, kCols}), ib(q, DType::I32, {m});
-  TestBuffer ob(q, DType::BF16, {m, kCols});
+  DeviceArray tb(q, DType::BF16, {kRows, kCols}), ib(q, DType::I32, {m});
+  DeviceArray ob(q, DType::BF16, {m, kCols});
   tb.upload(table);
   ib.upload(ids);
   ob.poison();
@@ -38,7 +38,7 @@ std::vector<bf16> row_of(const std::vector<bf16>& out, int64_t m) {
 }
 
 TEST(EmbeddingGather, CopiesTheOffsetRowsExactly) {
-  const auto table = random_bf16(kRows * kCols, 1, 1.0);
+  const auto table = normal_bf16(kRows * kCols, 1, 1.0);
   const std::vector<int32_t> ids = {0, 63, 5, 5, 17, 0, 40};
   for (int64_t offset : {int64_t{0}, int64_t{64}, int64_t{6 * 64}}) {
     const auto out = gather(provider_queue(0), table, ids, offset);
@@ -49,7 +49,7 @@ TEST(EmbeddingGather, CopiesTheOffsetRowsExactly) {
 }
 
 TEST(EmbeddingGather, AnIdOutsideTheTableIsRefused) {
-  const auto table = random_bf16(kRows * kCols, 2, 1.0);
+  const auto table = normal_bf16(kRows * kCols, 2, 1.0);
   const std::vector<int32_t> ids = {3, 64, -65};  // with offset 6*64: rows 387, 448 (past the end), 319
   const int64_t offset = 6 * 64;
   if (!provider_is_cuda()) {
@@ -70,7 +70,7 @@ TEST(EmbeddingGather, AnIdOutsideTheTableIsRefused) {
 
 TEST(EmbeddingGather, BitsDoNotDependOnThreads) {
   if (provider_is_cuda()) GTEST_SKIP() << "CPU thread invariance (CUDA is held to exact copies above)";
-  const auto table = random_bf16(kRows * kCols, 3, 1.0);
+  const auto table = normal_bf16(kRows * kCols, 3, 1.0);
   std::vector<int32_t> ids(50);
   for (size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int32_t>((i * 37) % kRows);
   const auto one = gather(cpu_queue(1), table, ids, 0);

@@ -10,13 +10,13 @@
 #include "engine/ops/sampler_math.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
 
 std::vector<float> draws(const Queue& q, int64_t n, uint64_t seed, uint64_t frame, uint32_t step) {
-  TestBuffer ob(q, DType::F32, {n});
+  DeviceArray ob(q, DType::F32, {n});
   ob.poison();
   ops::exp_draws(q, seed, frame, step, ob);
   return ob.download<float>();

@@ -14,7 +14,7 @@
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -32,9 +32,9 @@ Outputs run(const Queue& q, bool fused, const Case& c, const std::vector<bf16>& 
             const std::vector<bf16>& v0) {
   const int64_t width = c.heads * c.dim, rows = c.tokens * c.batch;
   const float scale = 1.0f / std::sqrt(static_cast<float>(c.dim));
-  TestBuffer qkvb(q, DType::BF16, {rows, 3 * width}), ob(q, DType::BF16, {rows, width});
-  TestBuffer kb(q, DType::BF16, {c.batch, c.tmax, width}), vb(q, DType::BF16, {c.batch, c.tmax, width});
-  TestBuffer query(q, DType::BF16, {c.batch, width});
+  DeviceArray qkvb(q, DType::BF16, {rows, 3 * width}), ob(q, DType::BF16, {rows, width});
+  DeviceArray kb(q, DType::BF16, {c.batch, c.tmax, width}), vb(q, DType::BF16, {c.batch, c.tmax, width});
+  DeviceArray query(q, DType::BF16, {c.batch, width});
   qkvb.upload(qkv);
   kb.upload(k0);
   vb.upload(v0);
@@ -58,9 +58,9 @@ Outputs run(const Queue& q, bool fused, const Case& c, const std::vector<bf16>& 
 
 void expect_fused_equals_unfused(const Case& c, uint64_t seed) {
   const int64_t width = c.heads * c.dim;
-  const auto qkv = random_bf16(static_cast<size_t>(c.tokens * c.batch * 3 * width), seed, 1.0);
-  const auto k0 = random_bf16(static_cast<size_t>(c.batch * c.tmax * width), seed + 1, 1.0);
-  const auto v0 = random_bf16(static_cast<size_t>(c.batch * c.tmax * width), seed + 2, 1.0);
+  const auto qkv = normal_bf16(static_cast<size_t>(c.tokens * c.batch * 3 * width), seed, 1.0);
+  const auto k0 = normal_bf16(static_cast<size_t>(c.batch * c.tmax * width), seed + 1, 1.0);
+  const auto v0 = normal_bf16(static_cast<size_t>(c.batch * c.tmax * width), seed + 2, 1.0);
   const Queue q = provider_queue(0);
   const Outputs fused = run(q, true, c, qkv, k0, v0);
   const Outputs unfused = run(q, false, c, qkv, k0, v0);
@@ -89,8 +89,8 @@ TEST(KvAppendAttention, EqualsKvAppendThenAttentionOnOtherShapes) {
 TEST(KvAppendAttention, RefusesBadArguments) {
   if (provider_is_cuda()) GTEST_SKIP() << "entry checks run before any provider (CPU test)";
   const Queue q = cpu_queue(1);
-  TestBuffer qkv(q, DType::BF16, {4, 96}), odd_rows(q, DType::BF16, {3, 96}), out(q, DType::BF16, {4, 32});
-  TestBuffer kc(q, DType::BF16, {2, 6, 32}), vc(q, DType::BF16, {2, 6, 32}), short_v(q, DType::BF16, {2, 5, 32});
+  DeviceArray qkv(q, DType::BF16, {4, 96}), odd_rows(q, DType::BF16, {3, 96}), out(q, DType::BF16, {4, 32});
+  DeviceArray kc(q, DType::BF16, {2, 6, 32}), vc(q, DType::BF16, {2, 6, 32}), short_v(q, DType::BF16, {2, 5, 32});
   const auto refused = [](const std::function<void()>& call, const std::string& arg) {
     try {
       call();

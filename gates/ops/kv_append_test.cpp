@@ -5,7 +5,7 @@
 #include "engine/ops/ops.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -16,8 +16,8 @@ struct Result {
 
 Result append(const Queue& q, const std::vector<bf16>& qkv, const std::vector<bf16>& k0, const std::vector<bf16>& v0,
               int64_t batch, int64_t tmax, int64_t width, int pos) {
-  TestBuffer qkvb(q, DType::BF16, {batch, 3 * width}), qb(q, DType::BF16, {batch, width});
-  TestBuffer kb(q, DType::BF16, {batch, tmax, width}), vb(q, DType::BF16, {batch, tmax, width});
+  DeviceArray qkvb(q, DType::BF16, {batch, 3 * width}), qb(q, DType::BF16, {batch, width});
+  DeviceArray kb(q, DType::BF16, {batch, tmax, width}), vb(q, DType::BF16, {batch, tmax, width});
   qkvb.upload(qkv);
   qb.poison();
   kb.upload(k0);
@@ -28,8 +28,8 @@ Result append(const Queue& q, const std::vector<bf16>& qkv, const std::vector<bf
 
 TEST(KvAppend, CopiesTheThirdsAndOnlyRowPos) {
   const int64_t batch = 2, tmax = 8, width = 4096;
-  const auto qkv = random_bf16(batch * 3 * width, 1, 1.0);
-  const auto k0 = random_bf16(batch * tmax * width, 2, 1.0), v0 = random_bf16(batch * tmax * width, 3, 1.0);
+  const auto qkv = normal_bf16(batch * 3 * width, 1, 1.0);
+  const auto k0 = normal_bf16(batch * tmax * width, 2, 1.0), v0 = normal_bf16(batch * tmax * width, 3, 1.0);
   for (int pos : {0, 3, 7}) {
     const Result r = append(provider_queue(0), qkv, k0, v0, batch, tmax, width, pos);
     auto want_q = std::vector<bf16>(), want_k = k0, want_v = v0;
@@ -48,8 +48,8 @@ TEST(KvAppend, CopiesTheThirdsAndOnlyRowPos) {
 TEST(KvAppend, BitsDoNotDependOnThreads) {
   if (provider_is_cuda()) GTEST_SKIP() << "CPU thread invariance (CUDA is held to exact copies above)";
   const int64_t batch = 5, tmax = 3, width = 100;
-  const auto qkv = random_bf16(batch * 3 * width, 4, 1.0);
-  const auto k0 = random_bf16(batch * tmax * width, 5, 1.0), v0 = random_bf16(batch * tmax * width, 6, 1.0);
+  const auto qkv = normal_bf16(batch * 3 * width, 4, 1.0);
+  const auto k0 = normal_bf16(batch * tmax * width, 5, 1.0), v0 = normal_bf16(batch * tmax * width, 6, 1.0);
   const Result one = append(cpu_queue(1), qkv, k0, v0, batch, tmax, width, 2);
   const Result two = append(cpu_queue(2), qkv, k0, v0, batch, tmax, width, 2);
   EXPECT_EQ(bits(two.q), bits(one.q));

@@ -10,7 +10,7 @@
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -33,8 +33,8 @@ std::vector<bf16> reference(const std::vector<bf16>& a, const std::vector<bf16>&
 // Runs the op with a and b placed `skew` elements into their buffers (skew 1 breaks 16-byte alignment).
 std::vector<bf16> run(const Queue& q, const std::vector<bf16>& a, const std::vector<bf16>& b, Dims d,
                       int64_t skew = 0) {
-  TestBuffer ab(q, DType::BF16, {d.m * d.k + skew}), bb(q, DType::BF16, {d.n * d.k + skew});
-  TestBuffer ob(q, DType::BF16, {d.m, d.n});
+  DeviceArray ab(q, DType::BF16, {d.m * d.k + skew}), bb(q, DType::BF16, {d.n * d.k + skew});
+  DeviceArray ob(q, DType::BF16, {d.m, d.n});
   std::vector<bf16> a_host(static_cast<size_t>(skew), bf16{0x7FC0}), b_host(static_cast<size_t>(skew), bf16{0x7FC0});
   a_host.insert(a_host.end(), a.begin(), a.end());
   b_host.insert(b_host.end(), b.begin(), b.end());
@@ -68,8 +68,8 @@ TEST(MatmulBT, MatchesF64ReferenceOnGemvAndGemmShapes) {
                          {7, 129, 100},  {16, 64, 6144}, {17, 96, 256}, {64, 80, 520}};
   uint64_t seed = 1;
   for (const Dims d : shapes) {
-    const auto a = random_bf16(d.m * d.k, seed++, 1.0);
-    const auto b = random_bf16(d.n * d.k, seed++, 0.02);
+    const auto a = normal_bf16(d.m * d.k, seed++, 1.0);
+    const auto b = normal_bf16(d.n * d.k, seed++, 0.02);
     const std::string what = "M=" + std::to_string(d.m) + " N=" + std::to_string(d.n) + " K=" + std::to_string(d.k);
     expect_close_to_reference(run(provider_queue(0), a, b, d), reference(a, b, d), what);
   }
@@ -77,8 +77,8 @@ TEST(MatmulBT, MatchesF64ReferenceOnGemvAndGemmShapes) {
 
 TEST(MatmulBT, UnalignedOperandsTakeTheScalarPathAndAgree) {
   const Dims d{3, 70, 512};
-  const auto a = random_bf16(d.m * d.k, 21, 1.0);
-  const auto b = random_bf16(d.n * d.k, 22, 0.05);
+  const auto a = normal_bf16(d.m * d.k, 21, 1.0);
+  const auto b = normal_bf16(d.n * d.k, 22, 0.05);
   const auto ref = reference(a, b, d);
   const auto aligned = run(provider_queue(0), a, b, d, 0);
   const auto skewed = run(provider_queue(0), a, b, d, 1);
@@ -89,8 +89,8 @@ TEST(MatmulBT, UnalignedOperandsTakeTheScalarPathAndAgree) {
 TEST(MatmulBT, BitsDoNotDependOnThreadsOrMOnTheCpu) {
   if (provider_is_cuda()) GTEST_SKIP() << "CPU invariants (the CUDA provider is compared below)";
   const Dims d{20, 200, 777};
-  const auto a = random_bf16(d.m * d.k, 31, 1.0);
-  const auto b = random_bf16(d.n * d.k, 32, 0.05);
+  const auto a = normal_bf16(d.m * d.k, 31, 1.0);
+  const auto b = normal_bf16(d.n * d.k, 32, 0.05);
   const auto one = run(cpu_queue(1), a, b, d);
   EXPECT_EQ(bits(run(cpu_queue(2), a, b, d)), bits(one));
   EXPECT_EQ(bits(run(cpu_queue(0), a, b, d)), bits(one));
@@ -103,8 +103,8 @@ TEST(MatmulBT, BitsDoNotDependOnThreadsOrMOnTheCpu) {
 TEST(MatmulBT, CudaAgreesWithTheCpuProvider) {
   if (!provider_is_cuda()) GTEST_SKIP() << "compares the CUDA provider with the CPU one";
   for (const Dims d : {Dims{2, 1024, 4096}, Dims{33, 256, 1024}}) {
-    const auto a = random_bf16(d.m * d.k, 41 + d.m, 1.0);
-    const auto b = random_bf16(d.n * d.k, 42 + d.m, 0.02);
+    const auto a = normal_bf16(d.m * d.k, 41 + d.m, 1.0);
+    const auto b = normal_bf16(d.n * d.k, 42 + d.m, 0.02);
     expect_close_to_reference(run(provider_queue(0), a, b, d), run(cpu_queue(0), a, b, d),
                               "vs CPU provider M=" + std::to_string(d.m));
   }

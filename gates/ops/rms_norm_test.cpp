@@ -9,7 +9,7 @@
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -31,14 +31,14 @@ std::vector<bf16> reference(const std::vector<bf16>& x, const std::vector<bf16>&
 }
 
 std::vector<bf16> weights(int64_t n, uint64_t seed) {
-  std::vector<bf16> w = random_bf16(static_cast<size_t>(n), seed, 0.3);
+  std::vector<bf16> w = normal_bf16(static_cast<size_t>(n), seed, 0.3);
   for (auto& v : w) v = to_bf16(to_f32(v) + 1.0f);
   return w;
 }
 
 std::vector<bf16> run(const Queue& q, const std::vector<bf16>& x, const std::vector<bf16>& w, int64_t rows,
                       int64_t n, float eps) {
-  TestBuffer xb(q, DType::BF16, {rows, n}), wb(q, DType::BF16, {n}), ob(q, DType::BF16, {rows, n});
+  DeviceArray xb(q, DType::BF16, {rows, n}), wb(q, DType::BF16, {n}), ob(q, DType::BF16, {rows, n});
   xb.upload(x);
   wb.upload(w);
   ob.poison();
@@ -61,7 +61,7 @@ void expect_close(const std::vector<bf16>& got, const std::vector<bf16>& ref, co
 TEST(RmsNorm, MatchesF64ReferenceAtModelShape) {
   const int64_t rows = 2, n = 4096;
   for (uint64_t seed = 1; seed <= 6; ++seed) {
-    const auto x = random_bf16(rows * n, seed, 2.0);
+    const auto x = normal_bf16(rows * n, seed, 2.0);
     const auto w = weights(n, 100 + seed);
     expect_close(run(provider_queue(0), x, w, rows, n, 1e-6f), reference(x, w, rows, n, 1e-6f),
                  "seed " + std::to_string(seed));
@@ -70,7 +70,7 @@ TEST(RmsNorm, MatchesF64ReferenceAtModelShape) {
 
 TEST(RmsNorm, OddWidthAndManyRows) {
   const int64_t rows = 37, n = 4099;  // not a multiple of 16 (dot tail) nor of the CUDA block
-  const auto x = random_bf16(rows * n, 7, 0.05);
+  const auto x = normal_bf16(rows * n, 7, 0.05);
   const auto w = weights(n, 8);
   expect_close(run(provider_queue(0), x, w, rows, n, 1e-5f), reference(x, w, rows, n, 1e-5f), "37 x 4099");
 }
@@ -79,7 +79,7 @@ TEST(RmsNorm, OddWidthAndManyRows) {
 // eps moves every output by far more than an ulp, so a dropped or wrong eps shows.
 TEST(RmsNorm, EpsMattersOnSmallRows) {
   const int64_t rows = 4, n = 512;
-  const auto x = random_bf16(rows * n, 13, 1e-3);
+  const auto x = normal_bf16(rows * n, 13, 1e-3);
   const auto w = weights(n, 14);
   expect_close(run(provider_queue(0), x, w, rows, n, 1e-6f), reference(x, w, rows, n, 1e-6f), "small rows, eps 1e-6");
   const auto without_eps = reference(x, w, rows, n, 0.0f);
@@ -89,9 +89,9 @@ TEST(RmsNorm, EpsMattersOnSmallRows) {
 TEST(RmsNorm, InPlaceEqualsOutOfPlace) {
   const Queue q = provider_queue(0);
   const int64_t rows = 3, n = 1000;
-  const auto x = random_bf16(rows * n, 9, 1.0);
+  const auto x = normal_bf16(rows * n, 9, 1.0);
   const auto w = weights(n, 10);
-  TestBuffer xb(q, DType::BF16, {rows, n}), wb(q, DType::BF16, {n});
+  DeviceArray xb(q, DType::BF16, {rows, n}), wb(q, DType::BF16, {n});
   xb.upload(x);
   wb.upload(w);
   ops::rms_norm(q, xb, wb, 1e-6f, xb);
@@ -100,7 +100,7 @@ TEST(RmsNorm, InPlaceEqualsOutOfPlace) {
 
 TEST(RmsNorm, BitsDoNotDependOnThreadsOrMatchTheCpuProvider) {
   const int64_t rows = 16, n = 2048;
-  const auto x = random_bf16(rows * n, 11, 1.5);
+  const auto x = normal_bf16(rows * n, 11, 1.5);
   const auto w = weights(n, 12);
   const auto one_thread = run(cpu_queue(1), x, w, rows, n, 1e-6f);
   if (!provider_is_cuda()) {

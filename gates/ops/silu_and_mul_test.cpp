@@ -11,7 +11,7 @@
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
-#include "gates/ops/support/test_buffer.h"
+#include "engine/core/device_array.h"
 
 namespace music3::optest {
 namespace {
@@ -28,14 +28,14 @@ std::vector<bf16> reference(const std::vector<bf16>& in, int64_t rows, int64_t i
 }
 
 std::vector<bf16> inputs(int64_t rows, int64_t inner, uint64_t seed) {
-  auto in = random_bf16(rows * 2 * inner, seed, 2.5);
+  auto in = normal_bf16(rows * 2 * inner, seed, 2.5);
   const float extremes[] = {-100.0f, -30.0f, -9.0f, 0.0f, 9.0f, 30.0f, 100.0f};
   for (size_t j = 0; j < std::size(extremes); ++j) in[j] = to_bf16(extremes[j]);  // gates of row 0
   return in;
 }
 
 std::vector<bf16> run(const Queue& q, const std::vector<bf16>& in, int64_t rows, int64_t inner) {
-  TestBuffer ib(q, DType::BF16, {rows, 2 * inner}), ob(q, DType::BF16, {rows, inner});
+  DeviceArray ib(q, DType::BF16, {rows, 2 * inner}), ob(q, DType::BF16, {rows, inner});
   ib.upload(in);
   ob.poison();
   ops::silu_and_mul(q, ib, ob);

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
+#include "engine/core/device_array.h"
 #include "engine/ops/vocoder_ops.h"
-#include "gates/ops/support/test_buffer.h"
 #include "gates/ops/vocoder_op_checks.h"
 
 namespace music3::optest {
@@ -31,27 +31,27 @@ std::vector<bf16> alphas() {
 }
 
 TEST(Snake, MatchesF64ReferenceInAndOutOfPlace) {
-  const auto x = random_bf16(size_t(kBatch * kChannels * kTime), 31, 4.0);
+  const auto x = normal_bf16(size_t(kBatch * kChannels * kTime), 31, 4.0);
   const auto alpha = alphas();
   const Queue q = provider_queue(0);
-  TestBuffer xb(q, DType::BF16, {kBatch, kChannels, kTime}), ab(q, DType::BF16, {kChannels}),
+  DeviceArray xb(q, DType::BF16, {kBatch, kChannels, kTime}), ab(q, DType::BF16, {kChannels}),
       ob(q, DType::BF16, {kBatch, kChannels, kTime});
   xb.upload(x), ab.upload(alpha), ob.poison();
   ops::snake(q, xb, ab, ob);
   expect_contract(ob.download<bf16>(), snake_reference(x, alpha), "snake out of place");
   ops::snake(q, xb, ab, xb);
   expect_contract(xb.download<bf16>(), snake_reference(x, alpha), "snake in place");
-  TestBuffer wrong(q, DType::BF16, {kChannels + 1});
+  DeviceArray wrong(q, DType::BF16, {kChannels + 1});
   EXPECT_THROW(ops::snake(q, xb, wrong, ob), std::invalid_argument);
 }
 
 TEST(Tanh, MatchesF64Reference) {
-  auto x = random_bf16(size_t(kBatch * kChannels * kTime), 41, 2.0);
+  auto x = normal_bf16(size_t(kBatch * kChannels * kTime), 41, 2.0);
   x[0] = bf16_from_f64(30.0), x[1] = bf16_from_f64(-30.0), x[2] = bf16_from_f64(0.0);
   std::vector<bf16> ref(x.size());
   for (size_t i = 0; i < x.size(); ++i) ref[i] = bf16_from_f64(std::tanh(double(to_f32(x[i]))));
   const Queue q = provider_queue(0);
-  TestBuffer xb(q, DType::BF16, {kBatch, kChannels, kTime});
+  DeviceArray xb(q, DType::BF16, {kBatch, kChannels, kTime});
   xb.upload(x);
   ops::tanh(q, xb, xb);
   expect_contract(xb.download<bf16>(), ref, "tanh in place");

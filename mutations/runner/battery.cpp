@@ -13,6 +13,7 @@
 #include "mutations/runner/provenance.h"
 #include "mutations/runner/reports.h"
 #include "mutations/runner/worktree.h"
+#include "tools/provenance.h"
 
 namespace music3::battery {
 namespace {
@@ -340,7 +341,7 @@ int Battery::run() {
 }
 
 std::string default_out_dir(const BatteryOptions& o, const std::string& revision) {
-  std::string name = utc_now("%Y-%m-%d") + "-" + revision.substr(0, 12) + "-" +
+  std::string name = tools::utc_date() + "-" + revision.substr(0, 12) + "-" +
                      (o.selection.label.empty() ? "all" : o.selection.label);
   if (o.selection.shard) name += "-shard" + std::to_string(o.selection.shard->k) + "of" + std::to_string(o.selection.shard->n);
   if (!o.selection.only.empty()) name += "-only-" + o.selection.only;
@@ -354,7 +355,7 @@ int run_battery(const BatteryOptions& o) {
   if (!dirty.empty()) {
     progress("refusing to run: tracked files of " + o.repo + " differ from HEAD (commit or stash them):");
     for (const auto& d : dirty) std::fprintf(stderr, "  %s\n", d.c_str());
-    return kExitUsage;
+    return kExitDirtyTree;
   }
   Catalogue c = load_catalogue(o.catalogue, o.repo);
   std::vector<Mutation> selected = select_mutations(c, o.selection);

@@ -1,25 +1,30 @@
 // The battery: baseline, then per mutation patch → diff check → rebuild → proof of
 // rebuild → hashes → gates → restore, with verification builds, all in a worktree.
 // Contract: the user's repository is never written except for the worktree entry
-// git keeps while the run lasts and the report directory. Exit codes are stable:
-// 0 every mutation met its expected outcome; 1 at least one did not; 3 baseline
-// failure (build, setup, a gate not green, or a clean rebuild with other hashes);
-// 4 dirty tree, bad catalogue or bad usage; 5 void run (a verification build did not
-// reproduce the baseline hashes and green gates, or a restore left the tree dirty).
+// git keeps while the run lasts and the report directory. Exit codes (the shared
+// table, engine/core/exit_code.h): 0 every mutation met its expected outcome; 2 at
+// least one did not; 4 baseline failure (build, setup, a gate not green, or a clean
+// rebuild with other hashes); 1 bad usage; 5 bad catalogue or report folder in use;
+// 8 dirty tree; 9 void run (a verification build did not reproduce the baseline hashes
+// and green gates, or a restore left the tree dirty); 70 an infrastructure error.
 // Interrupted propagates after the patched file is restored and the report saved.
 #pragma once
 #include <string>
 
+#include "engine/core/exit_code.h"
 #include "mutations/runner/catalogue.h"
 
 namespace music3::battery {
 
 enum ExitCode : int {
-  kExitAsExpected = 0,
-  kExitUnexpected = 1,
-  kExitBaselineFailure = 3,
-  kExitUsage = 4,
-  kExitVoid = 5,
+  kExitAsExpected = exit_code::kOk,
+  kExitUnexpected = exit_code::kFoundProblems,
+  kExitBaselineFailure = exit_code::kBaselineFailed,
+  kExitUsage = exit_code::kUsage,
+  kExitBadInput = exit_code::kBadInput,
+  kExitDirtyTree = exit_code::kDirtyTree,
+  kExitVoid = exit_code::kVoidRun,
+  kExitSoftware = exit_code::kSoftware,
 };
 
 struct BatteryOptions {

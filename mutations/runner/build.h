@@ -10,9 +10,22 @@
 #include <string>
 #include <vector>
 
-#include "mutations/runner/process.h"
+#include "tools/process.h"
 
 namespace music3::battery {
+
+// The battery runs its children through the harness tools' process layer.
+using tools::capture;
+using tools::capture_ok;
+using tools::Captured;
+using tools::install_interrupt_handlers;
+using tools::Interrupted;
+using tools::join_command;
+using tools::pending_interrupt;
+using tools::ProcessResult;
+using tools::ProcessSpec;
+using tools::run_process;
+using tools::throw_if_interrupted;
 
 struct BuildDir {
   std::string source;  // the worktree

@@ -4,7 +4,7 @@
 
 #include "mutations/runner/battery.h"
 #include "mutations/runner/options.h"
-#include "mutations/runner/process.h"
+#include "mutations/runner/build.h"
 #include "mutations/runner/reports.h"
 
 using namespace music3::battery;
@@ -31,12 +31,12 @@ int main(int argc, char** argv) {
     return kExitUsage;
   } catch (const ReportDirError& e) {
     std::fprintf(stderr, "mutation-battery: %s\n", e.what());
-    return kExitUsage;
+    return kExitBadInput;
   } catch (const CatalogueError& e) {
     std::fprintf(stderr, "mutation-battery: %s\n", e.what());
-    return kExitUsage;
+    return kExitBadInput;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mutation-battery: infrastructure error: %s\n", e.what());
-    return kExitBaselineFailure;
+    return kExitSoftware;
   }
 }

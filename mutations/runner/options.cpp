@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "mutations/runner/process.h"
+#include "mutations/runner/build.h"
 #include "mutations/runner/worktree.h"
 
 namespace music3::battery {
@@ -36,8 +36,9 @@ const char* const kUsage =
     "usage: mutation-battery [--repo DIR] [--catalogue PATH] [--component NAME] [--label cpu|gpu] [--shard k/n]\n"
     "                        [--only ID] [--out DIR] [--jobs N] [--verify-every K] [--keep-worktree]\n"
     "Patches, rebuilds, hashes and gates every selected catalogue mutation in a private git\n"
-    "worktree of HEAD. Exit: 0 all as expected, 1 an unexpected outcome, 3 baseline failure,\n"
-    "4 dirty tree / bad catalogue / bad usage, 5 void run; 130/143 when interrupted.\n";
+    "worktree of HEAD. Exit: 0 all as expected, 1 bad usage, 2 an unexpected outcome, 4 baseline failure,\n"
+    "5 bad catalogue or report folder in use, 8 dirty tree, 9 void run, 70 infrastructure error;\n"
+    "130/143 when interrupted (the shared table: engine/core/exit_code.h).\n";
 
 bool parse_options(int argc, char** argv, BatteryOptions& o) {
   std::string repo_arg = ".";

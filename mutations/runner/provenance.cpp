@@ -2,10 +2,10 @@
 
 #include <sys/utsname.h>
 
-#include <ctime>
 #include <fstream>
 #include <sstream>
-#include <thread>
+
+#include "tools/provenance.h"
 
 namespace music3::battery {
 namespace {
@@ -39,33 +39,17 @@ std::string cmake_cache_value(const std::string& build_dir, const std::string& k
   return "";
 }
 
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown CPU";
-}
-
 }  // namespace
-
-std::string utc_now(const char* strftime_format) {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, strftime_format, &tm);
-  return buf;
-}
 
 Provenance collect_provenance(const BuildDir& b, const std::string& revision) {
   Provenance p;
   p.revision = revision;
-  p.date = utc_now("%Y-%m-%dT%H:%M:%SZ");
+  p.date = tools::utc_now_iso8601();
   utsname u{};
   uname(&u);
   std::ostringstream m;
-  m << u.nodename << ", " << u.sysname << " " << u.release << " " << u.machine << ", " << cpu_model() << " ("
-    << std::thread::hardware_concurrency() << " logical cores)";
+  m << u.nodename << ", " << u.sysname << " " << u.release << " " << u.machine << ", " << tools::cpu_model() << " ("
+    << tools::logical_cores() << " logical cores)";
   if (b.cuda)
     m << ", GPU: "
       << ask({"nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"},

@@ -9,7 +9,6 @@
 
 namespace music3::battery {
 
-std::string utc_now(const char* strftime_format);
 Provenance collect_provenance(const BuildDir& b, const std::string& revision);
 
 }  // namespace music3::battery

@@ -1,6 +1,12 @@
 #include "mutations/runner/reports.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -263,6 +269,21 @@ std::string summary_markdown(const RunRecord& run) {
 
 Reports::Reports(std::string dir) : dir_(std::move(dir)) {
   namespace fs = std::filesystem;
+  const std::string lock = dir_ + ".lock";
+  fs::create_directories(fs::path(lock).parent_path());
+  lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0) throw ReportDirError("cannot open the report lock " + lock + ": " + std::strerror(errno));
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    char holder[32] = {};
+    const ssize_t n = ::pread(lock_fd_, holder, sizeof holder - 1, 0);
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+    throw ReportDirError("report directory " + dir_ + " is being written by another battery run (pid " +
+                         std::string(holder, n > 0 ? size_t(n) : 0) + ", lock " + lock + ")");
+  }
+  const std::string pid = std::to_string(::getpid());
+  if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, pid.data(), pid.size(), 0) != ssize_t(pid.size()))
+    throw ReportDirError("cannot write the report lock " + lock + ": " + std::strerror(errno));
   auto holds_report = [](const std::string& d) { return fs::exists(d + "/mutants.json"); };
   auto non_empty = [](const std::string& d) { return fs::is_directory(d) && !fs::is_empty(d); };
   if (non_empty(dir_)) {
@@ -274,8 +295,16 @@ Reports::Reports(std::string dir) : dir_(std::move(dir)) {
     fs::remove_all(old);
     fs::rename(dir_, old);
   }
-  fs::create_directories(dir_);
+  fs::create_directories(dir_ + "/diff");
+  fs::create_directories(dir_ + "/log");
   write_text(dir_ + "/outcomes.jsonl", "");
+}
+
+Reports::~Reports() {
+  if (lock_fd_ >= 0) {
+    ::unlink((dir_ + ".lock").c_str());
+    ::close(lock_fd_);
+  }
 }
 
 void Reports::write_mutants(const std::vector<MutationResult>& planned) const {
@@ -298,7 +327,7 @@ void Reports::write_mutants(const std::vector<MutationResult>& planned) const {
 }
 
 void Reports::write_diff(const std::string& id, const std::string& diff) const {
-  write_text(dir_ + "/" + id + ".diff", diff);
+  write_text(dir_ + "/diff/" + id + ".diff", diff);
 }
 
 void Reports::append_outcome(const json& line) const {
@@ -311,15 +340,7 @@ void Reports::write_final(const RunRecord& run) const {
   write_text(dir_ + "/summary.md", summary_markdown(run));
   json report = stryker_report(run);
   write_text(dir_ + "/mutation.json", report.dump(2) + "\n");
-  std::string embedded = report.dump();
-  for (size_t pos = embedded.find("</"); pos != std::string::npos; pos = embedded.find("</", pos + 3))
-    embedded.replace(pos, 2, "<\\/");
-  write_text(dir_ + "/mutation.html",
-             "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>music3 mutation battery</title>\n"
-             "<script defer src=\"https://www.unpkg.com/mutation-testing-elements\"></script>\n</head>\n<body>\n"
-             "<mutation-test-report-app title-postfix=\"music3 mutation battery\"></mutation-test-report-app>\n"
-             "<script>\ndocument.getElementsByTagName('mutation-test-report-app').item(0).report = " +
-                 embedded + ";\n</script>\n</body>\n</html>\n");
+  write_text(dir_ + "/mutation.html", report_html(run));
 }
 
 }  // namespace music3::battery

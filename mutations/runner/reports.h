@@ -1,14 +1,20 @@
 // The battery's output directory, written as the run goes (cargo-mutants style):
 //   mutants.json       the selected mutations, written before any is tested
 //   outcomes.jsonl     one JSON object per line: the baseline, each mutation, each verification
-//   <id>.diff, <id>.log  the patch and everything the build and the gates printed
+//   diff/<id>.diff     the patch of each mutation
+//   log/<name>.log     everything the build and the gates printed (baseline, each
+//                      mutation, each verification)
 //   summary.md         the table and the provenance (hashes, compilers, revision, machine)
 //   mutation.json      the Stryker mutation-testing-report-schema (schemaVersion "1")
-//   mutation.html      that report rendered by the public mutation-testing-elements viewer
+//   mutation.html      a self-contained page (no script, no network: the GPU box has none)
+//                      with the outcome table, linking each mutation's diff and log
 // Contract: summary.md, mutation.json and mutation.html are rewritten after every
 // mutation, so an interrupted run still leaves a readable partial report. A previous
 // report in the same directory (it holds mutants.json) is moved to <dir>.old, never
 // mixed with the new one; any other non-empty directory is refused (ReportDirError).
+// Two runs into one directory: the constructor takes an exclusive lock on <dir>.lock
+// (flock, released when the process ends, whatever the way) and refuses, naming the
+// holder's pid, when another run holds it. Thread-safety: one owner, not thread-safe.
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -33,10 +39,13 @@ std::string summary_markdown(const RunRecord& run);
 
 class Reports {
  public:
-  explicit Reports(std::string dir);  // creates the directory (see the contract above)
+  explicit Reports(std::string dir);  // locks, then creates the directory (see the contract above)
+  ~Reports();
+  Reports(const Reports&) = delete;
+  Reports& operator=(const Reports&) = delete;
 
   const std::string& dir() const { return dir_; }
-  std::string log_path(const std::string& name) const { return dir_ + "/" + name + ".log"; }
+  std::string log_path(const std::string& name) const { return dir_ + "/log/" + name + ".log"; }
   void write_diff(const std::string& id, const std::string& diff) const;
 
   void write_mutants(const std::vector<MutationResult>& planned) const;
@@ -45,6 +54,10 @@ class Reports {
 
  private:
   std::string dir_;
+  int lock_fd_ = -1;
 };
+
+// The offline HTML page of a run (see the contract above).
+std::string report_html(const RunRecord& run);
 
 }  // namespace music3::battery

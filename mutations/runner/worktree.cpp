@@ -5,7 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "mutations/runner/process.h"
+#include "mutations/runner/build.h"
 
 namespace music3::battery {
 namespace {

@@ -25,7 +25,7 @@ void report(const std::string& what, const gates::UlpStats& s) {
   testing::Test::RecordProperty("ulp " + what, summary);
 }
 
-std::vector<bf16> random_bf16(size_t n, uint64_t seed, double stddev) {
+std::vector<bf16> normal_bf16(size_t n, uint64_t seed, double stddev) {
   std::mt19937_64 gen(seed);
   std::normal_distribution<double> dist(0.0, stddev);
   std::vector<bf16> v(n);
@@ -33,7 +33,7 @@ std::vector<bf16> random_bf16(size_t n, uint64_t seed, double stddev) {
   return v;
 }
 
-std::vector<float> random_f32(size_t n, uint64_t seed, double stddev) {
+std::vector<float> normal_f32(size_t n, uint64_t seed, double stddev) {
   std::mt19937_64 gen(seed);
   std::normal_distribution<double> dist(0.0, stddev);
   std::vector<float> v(n);

@@ -18,8 +18,10 @@ bf16 bf16_from_f64(double v);  // round to nearest even, once, from the exact f6
 // (in --gtest_output=xml reports), so measured figures travel with every run.
 void report(const std::string& what, const gates::UlpStats& s);
 
-std::vector<bf16> random_bf16(size_t n, uint64_t seed, double stddev);
-std::vector<float> random_f32(size_t n, uint64_t seed, double stddev);
+// Normal(0, stddev) test data from std::mt19937_64 (the op gates' bounds were measured
+// on exactly these draws; the engine's own generator is engine/core/counter_rng.h).
+std::vector<bf16> normal_bf16(size_t n, uint64_t seed, double stddev);
+std::vector<float> normal_f32(size_t n, uint64_t seed, double stddev);
 std::vector<uint16_t> bits(const std::vector<bf16>& v);
 std::vector<uint32_t> bits(const std::vector<float>& v);
 

@@ -4,7 +4,7 @@
 #include <functional>
 
 #include "engine/core/parallel.h"
-#include "engine/ops/sampler_math.h"
+#include "engine/core/counter_rng.h"
 
 namespace music3::depth {
 namespace {
@@ -12,9 +12,9 @@ namespace {
 // Approximately standard normal from counter-based bits: the sum of four uniforms,
 // centred and scaled to unit variance (Irwin-Hall). Cheap and reproducible.
 float normal_at(uint64_t seed, uint64_t stream, uint64_t i) {
-  auto r = sampler::philox4x32_10({{static_cast<uint32_t>(i), static_cast<uint32_t>(i >> 32),
-                                    static_cast<uint32_t>(stream), static_cast<uint32_t>(stream >> 32)}},
-                                   static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32));
+  auto r = philox4x32_10({{static_cast<uint32_t>(i), static_cast<uint32_t>(i >> 32),
+                           static_cast<uint32_t>(stream), static_cast<uint32_t>(stream >> 32)}},
+                          static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32));
   float s = 0;
   for (uint32_t v : r.v) s += static_cast<float>(v >> 8) * (1.0f / 16777216.0f);
   return (s - 2.0f) * 1.7320508f;  // var of the sum of 4 U(0,1) is 1/3

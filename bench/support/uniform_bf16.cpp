@@ -1,0 +1,16 @@
+#include "bench/support/uniform_bf16.h"
+
+#include "engine/core/counter_rng.h"
+
+namespace music3::bench {
+
+std::vector<bf16> uniform_bf16(size_t count, uint64_t seed, float scale) {
+  std::vector<bf16> out(count);
+  for (size_t i = 0; i < count; ++i) {
+    const double unit = static_cast<double>(counter_u64(seed, 0, i) >> 11) * 0x1.0p-53;  // [0, 1)
+    out[i] = to_bf16(static_cast<float>((2 * unit - 1) * scale));
+  }
+  return out;
+}
+
+}  // namespace music3::bench

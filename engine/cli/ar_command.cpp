@@ -1,0 +1,205 @@
+#include "engine/cli/ar_command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "engine/cli/args.h"
+#include "engine/core/exit_code.h"
+#include "engine/core/queue.h"
+#include "engine/io/safetensors.h"
+#include "engine/models/music3/ar/ar_stage.h"
+#include "engine/models/music3/depth/depth_loader.h"
+#include "engine/models/music3/lm/lm_loader.h"
+#include "engine/models/music3/tokenizer/prompt_ids.h"
+
+namespace music3::cli {
+
+const char* const kArUsage =
+    "usage: music3 ar --checkpoint DIR (--prompt TEXT --lyrics TEXT | --teacher FILE) [--duration S] [--seed S]\n"
+    "                 [--device cpu|cuda] [--arm auto|host|device] [--dump FILE] [--threads N] [--json]\n"
+    "  DIR holds language_model/, rvq_depth_decoder/ and (for --prompt) tokenizer/.\n"
+    "  --teacher FILE: an LM oracle trace (oracle_bridge/lm golden): its text ids, recorded draws, tokens and codes\n"
+    "  are replayed and fed back; --duration defaults to the trace's. --dump FILE writes frame_hiddens BF16 [F,8H],\n"
+    "  tokens I32 [I] and codes I32 [D,8].\n";
+
+namespace {
+
+// A device with no backend here gets a fabricated queue, which the selector refuses by name.
+Queue make_queue(const std::string& device, int threads) {
+  try {
+    return queue_by_name(device, threads);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--device: ") + e.what());
+  }
+}
+
+runtime::ArmRequest arm_request(const std::string& name) {
+  try {
+    return runtime::arm_request_from_name(name);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--arm: ") + e.what());
+  }
+}
+
+template <class T>
+std::vector<T> take(const io::SafetensorsFile& f, const std::string& name, DType dt, int rank) {
+  const Tensor t = f.tensor(name);
+  if (t.dtype != dt || t.shape.rank != rank)
+    throw UsageError("--teacher " + f.path() + ": tensor '" + name + "' is " + t.describe() + ", expected " +
+                     std::string(dtype_name(dt)) + " of rank " + std::to_string(rank));
+  std::vector<T> v(size_t(t.numel()));
+  if (t.bytes()) std::memcpy(v.data(), t.data, t.bytes());
+  return v;
+}
+
+struct Teacher {
+  std::vector<int32_t> text_ids, tokens, codes;
+  std::vector<float> lm_draws, depth_draws;
+  int64_t prompt = 0, vocab = 0, depth_rows = 0;
+  double duration = 0;
+};
+
+Teacher read_teacher(const std::string& path) {
+  io::SafetensorsFile f(path);
+  Teacher t;
+  t.text_ids = take<int32_t>(f, "text_ids", DType::I32, 2);
+  t.tokens = take<int32_t>(f, "tokens", DType::I32, 1);
+  t.codes = take<int32_t>(f, "codes", DType::I32, 2);
+  t.lm_draws = take<float>(f, "lm_exp_draws", DType::F32, 2);
+  t.depth_draws = take<float>(f, "depth_exp_draws", DType::F32, 3);
+  t.prompt = f.tensor("text_ids").shape[1];
+  t.vocab = f.tensor("lm_exp_draws").shape[1];
+  t.depth_rows = f.tensor("depth_exp_draws").shape[0];
+  if (f.tensor("text_ids").shape[0] != 2 || f.tensor("codes").shape[1] != 8 ||
+      f.tensor("lm_exp_draws").shape[0] != int64_t(t.tokens.size()) ||
+      f.tensor("codes").shape[0] != t.depth_rows)
+    throw UsageError("--teacher " + path + ": text_ids, tokens, codes and draws disagree in shape");
+  auto it = f.metadata().find("audio_duration");
+  if (it != f.metadata().end()) t.duration = std::stod(it->second);
+  return t;
+}
+
+}  // namespace
+
+int run_ar_command(const std::vector<std::string>& argv) {
+  Args a(argv, {"--checkpoint", "--prompt", "--lyrics", "--duration", "--seed", "--device", "--arm", "--teacher",
+                "--dump", "--threads"},
+         {"--json"});
+  if (!a.has("--checkpoint")) throw UsageError("--checkpoint DIR is required");
+  const bool teaching = a.has("--teacher");
+  if (teaching == (a.has("--prompt") || a.has("--lyrics")))
+    throw UsageError("give either --prompt TEXT --lyrics TEXT or --teacher FILE");
+  if (!teaching && !(a.has("--prompt") && a.has("--lyrics")))
+    throw UsageError("--prompt TEXT and --lyrics TEXT are both required");
+  const std::string dir = *a.get("--checkpoint");
+  const uint64_t seed = a.get_u64_or("--seed", 0);
+  const int threads = static_cast<int>(a.get_int_or("--threads", 0, 0, 1024));
+
+  Teacher teacher;
+  std::vector<int32_t> ids;
+  int prompt = 0;
+  double duration = 60.0;
+  if (teaching) {
+    teacher = read_teacher(*a.get("--teacher"));
+    ids = teacher.text_ids;
+    prompt = int(teacher.prompt);
+    duration = teacher.duration;
+  } else {
+    auto tok = tokenizer::Qwen2Tokenizer::from_folder(dir);
+    tokenizer::check_template_tokens(tok);
+    const tokenizer::PromptIds p = tokenizer::encode_prompt(tok, *a.get("--prompt"), *a.get("--lyrics"));
+    ids.assign(p.cond.begin(), p.cond.end());
+    ids.insert(ids.end(), p.uncond.begin(), p.uncond.end());
+    prompt = int(p.cond.size());
+  }
+  if (auto d = a.get("--duration")) {
+    try {
+      duration = std::stod(*d);
+    } catch (const std::exception&) {
+      throw UsageError("--duration: '" + *d + "' is not a number of seconds");
+    }
+  }
+  const int max_frames = ar::max_frames_for(duration);
+
+  lm::LmLoadReport report;
+  lm::LmWeights lm_weights = lm::load_lm_checkpoint(dir, &report);
+  depth::DepthWeights depth_weights = depth::load_depth_checkpoint(dir);
+  const Queue q = make_queue(a.get_or("--device", "cpu"), threads);
+  ar::ArStage stage(std::move(lm_weights), std::move(depth_weights), q,
+                    arm_request(a.get_or("--arm", "auto")));
+
+  ar::ArOptions opts;
+  opts.max_frames = max_frames;
+  opts.draws.seed = seed;
+  ar::ArTeacher trace_teacher;
+  if (teaching) {
+    opts.draws.lm_replay = teacher.lm_draws.data();
+    opts.draws.lm_rows = int64_t(teacher.tokens.size());
+    opts.draws.lm_vocab = teacher.vocab;
+    opts.draws.depth_replay = teacher.depth_draws.data();
+    opts.draws.depth_rows = teacher.depth_rows;
+    trace_teacher = {teacher.tokens.data(), int64_t(teacher.tokens.size()), teacher.codes.data(), teacher.depth_rows};
+    opts.teacher = &trace_teacher;
+  }
+  const bool json = a.has("--json");
+  const auto t0 = std::chrono::steady_clock::now();
+  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  if (isatty(STDERR_FILENO))
+    opts.progress = [&](int64_t frames, int64_t) {
+      std::fprintf(stderr, "\rframes %lld/%d, %.2f frames/s", static_cast<long long>(frames), max_frames,
+                   double(frames) / seconds());
+    };
+  const ar::ArResult r = stage.run(ids.data(), prompt, opts);
+  const double wall = seconds();
+  if (opts.progress) std::fprintf(stderr, "\n");
+
+  nlohmann::json out;
+  out["lm_arm"] = runtime::arm_name(stage.lm_arm_kind());
+  out["depth_arm"] = runtime::arm_name(stage.depth().arm_kind());
+  out["device"] = device_type_name(q.device);
+  out["lm_config"] = stage.lm_config().describe();
+  out["checkpoint"] = {{"index", report.index_path}, {"sha256", report.sha256}, {"shards", report.shards},
+                       {"converted_from_f32", report.converted}};
+  out["prompt_tokens"] = prompt;
+  out["max_frames"] = max_frames;
+  out["frames"] = r.frames;
+  out["iterations"] = r.iterations;
+  out["eos"] = r.eos;
+  out["tokens"] = r.tokens;
+  out["seconds"] = wall;
+  out["frames_per_second"] = wall > 0 ? double(r.frames) / wall : 0.0;
+  out["nonfinite_logits"] = r.nonfinite_logits;
+  out["lm_forwards"] = stage.lm_instruments().host_forwards + stage.lm_instruments().device_forwards;
+  if (auto path = a.get("--dump")) {
+    const int64_t H = stage.lm_config().hidden, D = int64_t(r.codes.size()) / 8;
+    io::write_safetensors(*path, {{"frame_hiddens", DType::BF16, {r.frames, 8 * H}, r.frame_hiddens.data(),
+                                   r.frame_hiddens.size() * sizeof(bf16)},
+                                  {"tokens", DType::I32, {r.iterations}, r.tokens.data(), r.tokens.size() * 4},
+                                  {"codes", DType::I32, {D, 8}, r.codes.data(), r.codes.size() * 4}});
+    out["dump"] = *path;
+  }
+  if (json) {
+    std::cout << out.dump(1) << "\n";
+  } else {
+    std::printf("ar stage: lm arm %s, depth arm %s on %s; %s\n", out["lm_arm"].get<std::string>().c_str(),
+                out["depth_arm"].get<std::string>().c_str(), out["device"].get<std::string>().c_str(),
+                stage.lm_config().describe().c_str());
+    std::printf("prompt %d tokens, %lld frames emitted of %d (%lld iterations%s), %.3f s, %.2f frames/s\n", prompt,
+                static_cast<long long>(r.frames), max_frames, static_cast<long long>(r.iterations),
+                r.eos ? ", ended on <|audio_end|>" : "", wall, out["frames_per_second"].get<double>());
+  }
+  return r.nonfinite_logits ? exit_code::kNonFinite : exit_code::kOk;
+}
+
+Command ar_command() {
+  return {"ar", "the AR stage: text to frame hiddens (Qwen3 language model and the depth stage)", kArUsage,
+          run_ar_command};
+}
+
+}  // namespace music3::cli
