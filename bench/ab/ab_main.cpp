@@ -78,9 +78,9 @@ int gates_command(const std::vector<std::string>& argv) {
   Args a(argv, {"--cmd", "--binaries", "--out", "--cwd", "--git-rev"}, {});
   if (!a.has("--cmd") || !a.has("--binaries") || !a.has("--out")) throw UsageError("gates needs --cmd, --binaries and --out");
   const std::string cwd = a.get_or("--cwd", ".");
-  const GateRecord r = run_gates(*a.get("--cmd"), cwd, split_list(*a.get("--binaries")),
+  const GateEvidence r = run_gates(*a.get("--cmd"), cwd, split_list(*a.get("--binaries")),
                                  a.get_or("--git-rev", git_revision(cwd)));
-  write_gate_record(r, *a.get("--out"));
+  write_gate_evidence(r, *a.get("--out"));
   std::cout << "gates: '" << r.command << "' exited " << r.exit_code << ", " << r.tests_total << " tests, "
             << r.tests_failed << " failed, " << r.tests_skipped << " skipped: " << (r.passed ? "PASSED" : "FAILED")
             << " (record " << *a.get("--out") << ")\n";
@@ -122,7 +122,7 @@ int ab_command(const std::vector<std::string>& argv) {
   rc.command_line = joined(argv);
   rc.cpu = cpu_info();
   rc.gpu_start = gpu_state();
-  for (const auto& path : split_list(a.get_or("--gates-json", ""))) rc.gate_records.push_back(read_gate_record(path));
+  for (const auto& path : split_list(a.get_or("--gates-json", ""))) rc.gate_evidence.push_back(read_gate_evidence(path));
 
   std::string spec_a, spec_b;
   if (arms_mode) {
@@ -131,7 +131,7 @@ int ab_command(const std::vector<std::string>& argv) {
     rc.git_rev = a.get_or("--git-rev", git_revision(src));
     if (auto cmd = a.get("--gates-cmd")) {
       std::cerr << "ab-bench: running the gates: " << *cmd << "\n";
-      rc.gate_records.push_back(run_gates(*cmd, src, {self_executable()}, rc.git_rev));
+      rc.gate_evidence.push_back(run_gates(*cmd, src, {self_executable()}, rc.git_rev));
     }
   } else {
     const std::string repo = a.get_or("--repo", src);
@@ -147,7 +147,7 @@ int ab_command(const std::vector<std::string>& argv) {
       if (auto cmd = a.get("--gates-cmd"); cmd && gated.insert(b.build_dir).second) {
         const std::string concrete = replace_all(replace_all(*cmd, "{src}", b.src_dir), "{build}", b.build_dir);
         std::cerr << "ab-bench: running the gates of " << b.rev << ": " << concrete << "\n";
-        rc.gate_records.push_back(run_gates(concrete, b.src_dir, {b.music3}, b.commit));
+        rc.gate_evidence.push_back(run_gates(concrete, b.src_dir, {b.music3}, b.commit));
       }
     }
     rc.revisions = revisions;
@@ -164,7 +164,7 @@ int ab_command(const std::vector<std::string>& argv) {
   std::ofstream samples(samples_path, std::ios::trunc);
   if (!samples) throw std::runtime_error("cannot write " + samples_path);
   std::cerr << "ab-bench: streaming samples to " << samples_path << "\n";
-  const AbResult result = run_ab(*arm_a, spec_a, *arm_b, spec_b, o, rc.gate_records, std::cerr, &samples);
+  const AbResult result = run_ab(*arm_a, spec_a, *arm_b, spec_b, o, rc.gate_evidence, std::cerr, &samples);
   rc.finished_utc = utc_now_iso8601();
   rc.gpu_end = gpu_state();
   const ReportPaths paths = write_ab_report(result, rc, out_dir);

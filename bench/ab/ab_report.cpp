@@ -53,7 +53,7 @@ void write_text(const std::string& path, const std::string& text) {
 
 nlohmann::json ab_report_json(const AbResult& r, const ReportContext& c) {
   nlohmann::json gates = nlohmann::json::array();
-  for (const auto& rec : c.gate_records) {
+  for (const auto& rec : c.gate_evidence) {
     nlohmann::json j = to_json(rec);
     j["source"] = rec.source;
     gates.push_back(j);
@@ -123,7 +123,7 @@ std::string ab_report_markdown(const AbResult& r, const ReportContext& c, const 
   if (!c.revisions.is_null()) m << "; builds: `" << c.revisions.dump() << "`";
   m << "\n- GPU at start: `" << c.gpu_start.dump() << "`\n- GPU at end: `" << c.gpu_end.dump() << "`\n";
   m << "- CPU: `" << c.cpu.dump() << "`\n";
-  for (const auto& rec : c.gate_records)
+  for (const auto& rec : c.gate_evidence)
     m << "- gate record (" << rec.source << "): `" << rec.command << "` exited " << rec.exit_code << ", "
       << rec.tests_total << " tests, " << rec.tests_failed << " failed, " << rec.tests_skipped << " skipped → "
       << (rec.passed ? "passed" : "FAILED") << " (" << rec.when << ", rev " << rec.git_rev << ")\n";

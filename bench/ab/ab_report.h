@@ -19,7 +19,7 @@ struct ReportContext {
   std::string git_rev;               // the source the timed binaries were built from
   nlohmann::json revisions;          // two-build mode: what each arm's build is
   nlohmann::json gpu_start, gpu_end, cpu;
-  std::vector<GateRecord> gate_records;
+  std::vector<GateEvidence> gate_evidence;
 };
 
 struct ReportPaths {

@@ -9,7 +9,7 @@
 namespace music3::bench {
 namespace {
 
-ArmRun prepare(Arm& arm, const std::string& label, const std::string& spec, const std::vector<GateRecord>& gates) {
+ArmRun prepare(Arm& arm, const std::string& label, const std::string& spec, const std::vector<GateEvidence>& gates) {
   ArmRun r;
   r.label = label;
   r.spec = spec;
@@ -47,7 +47,7 @@ AbResult analyse_ab(ArmRun a, ArmRun b, const AbOptions& o) {
 }
 
 AbResult run_ab(Arm& a, const std::string& spec_a, Arm& b, const std::string& spec_b, const AbOptions& o,
-                const std::vector<GateRecord>& gates, std::ostream& progress, std::ostream* samples) {
+                const std::vector<GateEvidence>& gates, std::ostream& progress, std::ostream* samples) {
   if (o.reps < 9) throw std::invalid_argument("A/B run: " + std::to_string(o.reps) + " repetitions; at least 9 are needed");
   if (o.frames < 1 || o.warmup < 0) throw std::invalid_argument("A/B run: frames must be >= 1 and warmup >= 0");
   ArmRun ra = prepare(a, "A", spec_a, gates), rb = prepare(b, "B", spec_b, gates);

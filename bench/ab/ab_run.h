@@ -55,6 +55,6 @@ struct AbResult {
 
 AbResult analyse_ab(ArmRun a, ArmRun b, const AbOptions& options);
 AbResult run_ab(Arm& a, const std::string& spec_a, Arm& b, const std::string& spec_b, const AbOptions& options,
-                const std::vector<GateRecord>& gates, std::ostream& progress, std::ostream* samples = nullptr);
+                const std::vector<GateEvidence>& gates, std::ostream& progress, std::ostream* samples = nullptr);
 
 }  // namespace music3::bench

@@ -14,7 +14,7 @@ constexpr const char* kSchema = "music3-gates/1";
 constexpr size_t kTailChars = 6000;
 }  // namespace
 
-void judge_gate_output(GateRecord& r, const std::string& output) {
+void judge_gate_output(GateEvidence& r, const std::string& output) {
   std::smatch m;
   // CTest 3.x: "100% tests passed, 0 tests failed out of 18"; CTest 4.x: "100% tests passed out of 18".
   static const std::regex summary(R"((\d+)% tests passed(?:, (\d+) tests? failed)? out of (\d+))");
@@ -32,9 +32,9 @@ void judge_gate_output(GateRecord& r, const std::string& output) {
   r.passed = r.exit_code == 0 && r.tests_total > 0 && r.tests_failed == 0 && r.tests_skipped == 0;
 }
 
-GateRecord run_gates(const std::string& command, const std::string& cwd, const std::vector<std::string>& binaries,
+GateEvidence run_gates(const std::string& command, const std::string& cwd, const std::vector<std::string>& binaries,
                      const std::string& git_rev) {
-  GateRecord r;
+  GateEvidence r;
   r.command = command;
   r.cwd = cwd;
   r.git_rev = git_rev;
@@ -47,14 +47,14 @@ GateRecord run_gates(const std::string& command, const std::string& cwd, const s
   return r;
 }
 
-nlohmann::json to_json(const GateRecord& r) {
+nlohmann::json to_json(const GateEvidence& r) {
   return {{"schema", kSchema},         {"command", r.command},         {"cwd", r.cwd},
           {"exit_code", r.exit_code},  {"tests_total", r.tests_total}, {"tests_failed", r.tests_failed},
           {"tests_skipped", r.tests_skipped}, {"passed", r.passed},   {"binaries", r.binaries},
           {"git_rev", r.git_rev},      {"when", r.when},               {"output_tail", r.output_tail}};
 }
 
-GateRecord gate_record_from_json(const nlohmann::json& j, const std::string& source) {
+GateEvidence gate_evidence_from_json(const nlohmann::json& j, const std::string& source) {
   auto need = [&](const char* key) -> const nlohmann::json& {
     if (!j.is_object() || !j.contains(key)) throw std::runtime_error("gate record " + source + ": missing '" + key + "'");
     return j.at(key);
@@ -63,7 +63,7 @@ GateRecord gate_record_from_json(const nlohmann::json& j, const std::string& sou
     if (need("schema").get<std::string>() != kSchema)
       throw std::runtime_error("gate record " + source + ": schema '" + j.at("schema").get<std::string>() +
                                "' is not " + kSchema);
-    GateRecord r;
+    GateEvidence r;
     r.command = need("command").get<std::string>();
     r.cwd = j.value("cwd", "");
     r.exit_code = need("exit_code").get<int>();
@@ -82,7 +82,7 @@ GateRecord gate_record_from_json(const nlohmann::json& j, const std::string& sou
   }
 }
 
-GateRecord read_gate_record(const std::string& path) {
+GateEvidence read_gate_evidence(const std::string& path) {
   std::ifstream f(path);
   if (!f) throw std::runtime_error("gate record " + path + ": cannot open");
   nlohmann::json j;
@@ -91,15 +91,15 @@ GateRecord read_gate_record(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error("gate record " + path + ": not JSON: " + e.what());
   }
-  return gate_record_from_json(j, path);
+  return gate_evidence_from_json(j, path);
 }
 
-void write_gate_record(const GateRecord& r, const std::string& path) {
+void write_gate_evidence(const GateEvidence& r, const std::string& path) {
   std::ofstream f(path);
   if (!(f << to_json(r).dump(2) << "\n")) throw std::runtime_error("gate record " + path + ": cannot write");
 }
 
-GateStatus gate_status_for(const std::vector<GateRecord>& records, const std::string& sha256) {
+GateStatus gate_status_for(const std::vector<GateEvidence>& records, const std::string& sha256) {
   std::string failed_in;
   for (const auto& r : records)
     for (const auto& [path, sha] : r.binaries) {

@@ -1,6 +1,7 @@
 // Gate evidence for the A/B runner: a speed verdict is given only for binaries whose
 // correctness gates passed.
-// A gate record (JSON, schema "music3-gates/1") is written by `ab-bench gates` or by the
+// Gate evidence (JSON, schema "music3-gates/1"; not to be confused with the gates' own
+// per-statistic records, gates/lib/gate_record.h) is written by `ab-bench gates` or by the
 // runner's --gates-cmd: the command, its exit status, ctest's counts when its output
 // carries them, the tail of the output, and the sha256 of every binary the gates vouch
 // for (the build's binaries, hashed when the gates ran).
@@ -10,6 +11,7 @@
 // gate_status_for() passes a binary only when some record that passed lists its sha256;
 // it says which, or why not (no record lists it, or the record that lists it failed).
 // Reading a malformed record throws std::runtime_error naming the file and the field.
+// Thread-safety: pure functions apart from the files and commands named.
 #pragma once
 #include <map>
 #include <nlohmann/json.hpp>
@@ -18,7 +20,7 @@
 
 namespace music3::bench {
 
-struct GateRecord {
+struct GateEvidence {
   std::string command;
   std::string cwd;
   int exit_code = -1;
@@ -32,19 +34,19 @@ struct GateRecord {
 };
 
 // Fills the counts and `passed` from the command's exit code and output.
-void judge_gate_output(GateRecord& r, const std::string& output);
-GateRecord run_gates(const std::string& command, const std::string& cwd, const std::vector<std::string>& binaries,
+void judge_gate_output(GateEvidence& r, const std::string& output);
+GateEvidence run_gates(const std::string& command, const std::string& cwd, const std::vector<std::string>& binaries,
                      const std::string& git_rev);
 
-nlohmann::json to_json(const GateRecord& r);
-GateRecord gate_record_from_json(const nlohmann::json& j, const std::string& source);
-GateRecord read_gate_record(const std::string& path);
-void write_gate_record(const GateRecord& r, const std::string& path);
+nlohmann::json to_json(const GateEvidence& r);
+GateEvidence gate_evidence_from_json(const nlohmann::json& j, const std::string& source);
+GateEvidence read_gate_evidence(const std::string& path);
+void write_gate_evidence(const GateEvidence& r, const std::string& path);
 
 struct GateStatus {
   bool passed = false;
   std::string detail;
 };
-GateStatus gate_status_for(const std::vector<GateRecord>& records, const std::string& sha256);
+GateStatus gate_status_for(const std::vector<GateEvidence>& records, const std::string& sha256);
 
 }  // namespace music3::bench

@@ -6,24 +6,13 @@
 #include <limits>
 #include <sstream>
 
+#include "tools/markup.h"
+
 namespace music3::bench {
 namespace {
 
 constexpr double kWidth = 900, kHeight = 420, kLeft = 70, kRight = 20, kTop = 40, kBottom = 50;
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string num(double v) {
   char buf[32];
@@ -69,7 +58,7 @@ std::string samples_svg(const std::string& title, const std::vector<PlotSeries>&
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
     << "\" viewBox=\"0 0 " << kWidth << " " << kHeight << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  o << "<text x=\"" << kLeft << "\" y=\"22\" font-size=\"14\">" << escape(title) << "</text>\n";
+  o << "<text x=\"" << kLeft << "\" y=\"22\" font-size=\"14\">" << tools::markup_escape(title) << "</text>\n";
   for (int t = 0; t <= 5; ++t) {  // y grid and labels, evenly spaced on the axis
     const double v = value(a_lo + (a_hi - a_lo) * t / 5.0);
     o << "<line x1=\"" << kLeft << "\" x2=\"" << kWidth - kRight << "\" y1=\"" << num(Y(v)) << "\" y2=\"" << num(Y(v))
@@ -87,7 +76,7 @@ std::string samples_svg(const std::string& title, const std::vector<PlotSeries>&
   double legend_x = kLeft + 8;
   for (const auto& s : series) {
     if (s.frame_ms.empty()) continue;
-    const std::string color = escape(s.color);
+    const std::string color = tools::markup_escape(s.color);
     size_t i = 0;
     std::ostringstream line;
     for (size_t r = 0; r < s.frame_ms.size(); ++r) {
@@ -105,7 +94,7 @@ std::string samples_svg(const std::string& title, const std::vector<PlotSeries>&
     o << "<polyline points=\"" << line.str() << "\" fill=\"none\" stroke=\"" << color << "\" stroke-width=\"1.5\"/>\n";
     o << "<rect x=\"" << num(legend_x) << "\" y=\"" << kTop + 8 << "\" width=\"10\" height=\"10\" fill=\"" << color
       << "\"/>\n";
-    o << "<text x=\"" << num(legend_x + 14) << "\" y=\"" << kTop + 17 << "\">" << escape(s.label) << "</text>\n";
+    o << "<text x=\"" << num(legend_x + 14) << "\" y=\"" << kTop + 17 << "\">" << tools::markup_escape(s.label) << "</text>\n";
     legend_x += 24 + 7.0 * double(s.label.size());
   }
   o << "</svg>\n";

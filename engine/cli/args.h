@@ -1,6 +1,7 @@
 // A small command-line parser for `music3 <command> --flag value ...`.
 // Contract: every flag must be declared; an unknown flag, a missing value, or a
 // value that does not parse throws UsageError naming the flag and what was wrong.
+// Thread-safety: an Args is immutable once parsed: const use is thread-safe.
 #pragma once
 #include <cstdint>
 #include <map>

@@ -4,6 +4,7 @@
 // std::exception naming the bad input, which main() maps through the shared table.
 // Prints per-frame codes and ms (or one JSON object with --json) to stdout.
 // Registered in the command table as depth_command() (command.h).
+// Thread-safety: runs on main()'s thread; the engine it builds is used by that thread alone.
 #pragma once
 #include <string>
 #include <vector>

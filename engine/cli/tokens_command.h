@@ -6,6 +6,7 @@
 // invalid UTF-8, empty prompt or lyrics, more than 5000 tokens) throws UsageError or
 // tokenizer::TokenizerError naming it; main() turns them into exit 1 (usage) and 5 (bad
 // input). Registered in the command table as tokens_command() (command.h).
+// Thread-safety: runs on main()'s thread; no shared state.
 #pragma once
 #include <string>
 #include <vector>

@@ -4,6 +4,7 @@
 // synchronize() waits for all work queued on that stream. find_backend() returns
 // nullptr when the device type has no backend in this build or no device at run time;
 // backend_for() throws instead, naming the device.
+// Thread-safety: backends are process-wide and thread-safe; work issued on one stream runs in issue order.
 #pragma once
 #include <cstddef>
 

@@ -3,6 +3,7 @@
 // torch's c10::BFloat16 does (NaN becomes the quiet NaN 0x7FC0 with the input's sign
 // dropped, ±inf stays ±inf, overflow rounds to ±inf, denormals round like any other
 // value). to_f32() is exact. Both are usable from host and device code.
+// Thread-safety: pure functions: thread-safe.
 #pragma once
 #include <cstdint>
 #include <cstring>

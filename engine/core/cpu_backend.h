@@ -1,4 +1,5 @@
 // The CPU backend: aligned host memory and memcpy. Always present.
+// Thread-safety: as Backend: thread-safe.
 #pragma once
 #include "engine/core/backend.h"
 

@@ -2,6 +2,7 @@
 // Contract: the enum is open (a value outside the list is representable and names
 // itself "device#N"), all_device_types() lists every named type exactly once, and
 // device_type_from_name() is the inverse of device_type_name() (case-insensitive).
+// Thread-safety: pure functions over constant tables: thread-safe.
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,7 @@
 // Element types the engine stores, with their names, sizes and resident-dtype bits.
 // Contract: dtype_bit() gives one distinct bit per dtype, so a resident-dtype mask
 // (OR over every buffer a forward makes resident) says exactly which dtypes were used.
+// Thread-safety: pure functions over constant tables: thread-safe.
 #pragma once
 #include <cstddef>
 #include <cstdint>

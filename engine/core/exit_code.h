@@ -10,7 +10,7 @@
 //   5  bad_input          an input file or value is refused, named on stderr (a checkpoint,
 //                         inputs, a catalogue, a report folder in use)
 //   6  device_refused     no arm for the requested device (named on stderr)
-//   7  nonfinite          non-finite values were met (music3 depth: head logits)
+//   7  nonfinite          non-finite values were met (music3: head logits)
 //   8  dirty_tree         tracked files differ from HEAD (named on stderr)
 //   9  void_run           a verification did not reproduce the baseline (battery)
 //  70  software           an internal error (a bug, or the machine failing under the run)

@@ -1,6 +1,7 @@
 // A non-owning view of a contiguous row-major tensor on some device.
 // Contract: a view never owns memory; shape has rank 0..4; numel() and bytes()
 // follow from shape and dtype. describe() renders "BF16[2,4096]@cuda" for errors.
+// Thread-safety: a Tensor is a plain view; ordering writes through views of the same bytes is the caller's job.
 #pragma once
 #include <array>
 #include <cstdint>

@@ -5,6 +5,7 @@
 // JSON integers only (4096.0 is refused); get_float accepts any JSON number. The
 // *_or getters return the default when the key is absent or null (diffusers writes
 // Python None as null) and still throw on a present value of the wrong type.
+// Thread-safety: const use of a loaded config is thread-safe.
 #pragma once
 #include <cstdint>
 #include <nlohmann/json.hpp>

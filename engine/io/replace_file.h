@@ -4,6 +4,7 @@
 // renames it over `path`. If write throws or the rename fails, the temporary is
 // removed, any previous file at `path` is untouched, and the error propagates
 // (std::runtime_error naming the path for failures of its own).
+// Thread-safety: thread-safe for distinct paths.
 #pragma once
 #include <functional>
 #include <string>

@@ -20,6 +20,7 @@
 // path, so a failed write leaves any previous file untouched. Bad entries (duplicate
 // or reserved names, byte counts that disagree with shape x dtype) throw
 // std::invalid_argument naming the entry.
+// Thread-safety: const use of a SafetensorsFile is thread-safe; write_safetensors() is thread-safe for distinct paths.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -2,6 +2,7 @@
 // Contract: sha256_hex() of a buffer and sha256_file() of a file holding the same
 // bytes give the same 64-character string. sha256_file() streams the file (any size)
 // and throws std::runtime_error naming the path when it cannot be opened or read.
+// Thread-safety: pure functions: thread-safe.
 #pragma once
 #include <cstddef>
 #include <string>

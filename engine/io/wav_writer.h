@@ -6,6 +6,7 @@
 // sample count that is not a whole number of frames, and any non-finite sample
 // (naming its frame and channel). The file is written to a temporary sibling and
 // renamed into place, so a failed write leaves any previous file untouched.
+// Thread-safety: thread-safe for distinct paths.
 #pragma once
 #include <span>
 #include <string>

@@ -3,6 +3,7 @@
 // "<op>: argument '<name>'" and states what was expected and what was given
 // (the tensor's describe(), e.g. "BF16[2,4096]@cpu"), so a refusal names the
 // problem without a debugger. Checks never touch tensor data.
+// Thread-safety: pure checks: thread-safe.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -2,7 +2,8 @@
 // provider for the queue's device type. Every tensor lives on the queue's device.
 // Each entry point validates dtypes and shapes and throws std::invalid_argument
 // naming the op, the argument and the expected vs actual description before any
-// provider runs.
+// provider runs. Thread-safety: an entry point may be called from any thread; calls on
+// one queue are ordered as issued, and the caller keeps one queue to one thread.
 //
 // Numerics (the contracts every provider must meet):
 //  rms_norm        out = bf16( bf16(x * rsqrt(mean(f32(x)^2) + eps)) * w )   [diffusers RMSNorm]
@@ -15,7 +16,7 @@
 //  embedding_gather out[m,:] = table[ids[m] + offset, :]   (ids i32 on the device)
 //  kv_append       k_cache[b, pos, :] = qkv[b, H:2H], v_cache[b, pos, :] = qkv[b, 2H:3H],
 //                  q_out[b, :] = qkv[b, 0:H]
-//  cfg_topk_sample the depth sampler (see sampler.h): guided = u + (c - u) * cfg (f32),
+//  cfg_topk_sample the CFG top-k sampler (sampler_algo.h, sampler_math.h): guided = u + (c - u) * cfg (f32),
 //                  nan_to_num, keep >= 50th largest (ties kept), softmax, argmax(p / E)
 //  exp_draws       E[i] = counter-based Exp(1) draw keyed by (seed, frame, step, i)
 // Fused ops, each bit-identical to the unfused ops it names on the same provider:

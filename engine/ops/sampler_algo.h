@@ -1,4 +1,4 @@
-// The depth sampler's algorithm, as element-level steps shared by the CPU and CUDA
+// The CFG top-k sampler's algorithm, as element-level steps shared by the CPU and CUDA
 // providers of cfg_topk_sample, so that both draw the same code from the same inputs.
 // Contract (V logits per row, top_k >= 1, E the Exp(1) draws):
 //   1. g_i = guided_logit(cond_i, uncond_i, cfg) (sampler_math.h, nan_to_num included);

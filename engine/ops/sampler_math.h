@@ -1,9 +1,10 @@
-// Bit-reproducible scalar pieces of the depth sampler, shared by the CPU and CUDA
+// Bit-reproducible scalar pieces of the CFG top-k sampler (cfg_topk_sample), shared by the CPU and CUDA
 // providers so that, given the same logits, both arms draw the same code.
 // Contract: every function here is a fixed sequence of IEEE-754 f32 operations
 // (add, mul, div, fmaf, bit manipulation), so host code built with
 // -ffp-contract=off and device code built with --fmad=false give identical bits.
 // No libm call is used: glibc's and CUDA's expf/logf differ in the last place.
+// Thread-safety: pure functions: thread-safe.
 #pragma once
 #include <cstdint>
 

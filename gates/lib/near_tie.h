@@ -1,4 +1,4 @@
-// The sampled-code comparison rule (harness-lessons §1): two samplers that picked
+// The sampled-code comparison rule: two samplers that picked
 // different codes from the same draws agree only at a shared near-tie, i.e. when
 // each side ranks the other's pick within one roundoff of its own best.
 // Contract: a pick's score is g_i - ln(E_i) (argmax of p/E in log space; the

@@ -1,4 +1,5 @@
-// The ULP metric of the parity gates (harness-lessons §1).
+// The ULP metric of the parity gates: robust statistics of bf16 ULP distances, so one
+// cancelled element cannot hide a systematic shift nor fail a correct arm alone.
 // Contract: each element is scored against its reference value r:
 //  - r != 0: |c - r| / ulp(r), where ulp(r) is bf16's spacing at r (2^(e-8) for
 //    |r| = m * 2^e, m in [0.5, 1); 2^-133 in the denormal range);

@@ -50,7 +50,8 @@ std::vector<bf16> run(const Queue& q, const std::vector<bf16>& a, const std::vec
   return ob.download<bf16>();
 }
 
-// Gate from harness-lessons §1: over elements with |ref| >= 0.25 RMS the max is 1 ulp;
+// The gate: over elements with |ref| >= 0.25 RMS the max is 1 ulp (an output near zero
+// after cancellation has no meaningful relative error);
 // the raw max (outputs near zero after cancellation) is only reported.
 void expect_close_to_reference(const std::vector<bf16>& got, const std::vector<bf16>& ref, const std::string& what) {
   const gates::UlpStats s = gates::ulp_stats(got, ref);

@@ -63,7 +63,8 @@ TEST(TokenizerIds, EveryCodePointTinyMatchesTransformers) { check_corpus("tiny",
 TEST(TokenizerIds, EveryCodePointQwenMatchesTransformers) { check_corpus("qwen", "sweep_qwen.json", 600); }
 
 TEST(TokenizerIds, QwenDefaultPromptMatchesTheReferenceNote) {
-  // minimax-music3-e2e-oracle.md §2.2: the default test prompt with the real vocabulary.
+  // The upstream pipeline's default test prompt with the real vocabulary: these 31 ids are what
+  // transformers' Qwen2 tokenizer gives for it (checked again by the oracle fixture).
   Qwen2Tokenizer tok = Qwen2Tokenizer::from_folder(oracle_tokenizer_root("qwen"));
   const std::vector<uint32_t> want = {151644, 151671, 64,    9906,  42898, 2420,   5492,   448,    8205,  8778, 46096,
                                       151672, 151673, 28463, 921,   58,    4450,   921,    14990,  1879,  198,  58,

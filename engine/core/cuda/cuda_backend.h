@@ -2,6 +2,7 @@
 // Contract: cuda_runtime_device_count() never throws and never latches a sticky
 // error: it is 0 when there is no driver or no device. check_cuda() turns a CUDA
 // status into an exception naming the call site.
+// Thread-safety: as Backend: thread-safe.
 #pragma once
 #include <cuda_runtime_api.h>
 

@@ -2,6 +2,7 @@
 // their registration (CUDA builds only). Each takes the op's argument struct,
 // already validated by the entry point, enqueues its kernels on the queue's
 // stream, checks every CUDA call and every launch, and throws naming the op.
+// Thread-safety: as ops.h: providers run on the calling thread, ordered on the queue's stream.
 #pragma once
 #include "engine/core/queue.h"
 

@@ -10,6 +10,7 @@
 //   - it calls pdl_trigger() only after pdl_wait(), so at most two kernels of a
 //     chain overlap: the one running and the next one waiting at its start.
 // A kernel launched without the attribute sees both calls as no-ops.
+// Thread-safety: device code and stateless host helpers: thread-safe.
 #pragma once
 #include <cuda_runtime.h>
 

@@ -2,6 +2,7 @@
 // Contract: validate() throws naming the field when the geometry cannot be run
 // (hidden not divisible by heads, max_positions < codebooks, ...). steps() is the
 // number of forward calls per frame (codebooks - 1 = 7 in the release).
+// Thread-safety: plain values and pure functions: thread-safe.
 #pragma once
 #include <cstdint>
 #include <string>

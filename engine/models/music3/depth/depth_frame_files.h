@@ -5,6 +5,7 @@
 //   dump:   codes I32 [F,steps], hidden BF16 [F,steps,H]
 // Contract: readers check names, dtypes and shapes against the geometry and throw
 // naming the file, tensor, expected and actual; non-finite inputs are refused.
+// Thread-safety: no shared state: thread-safe for distinct paths.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -4,6 +4,7 @@
 // Contract: byte_char(b) is that character; byte_of_char(c) is the inverse or -1
 // for a character that stands for no byte (HF's ByteLevel decoder then passes the
 // character's own UTF-8 bytes through, as token_bytes does).
+// Thread-safety: pure functions: thread-safe.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -2,6 +2,7 @@
 // Contract: open addressing over a power-of-two table, at most half full; insert
 // overwrites an existing pair (as HF's HashMap collect does for a repeated merge,
 // so the later rank wins); find returns nullptr for a pair that never merges.
+// Thread-safety: const use is thread-safe.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -6,6 +6,7 @@
 // older than utf8proc 2.8's (Unicode 15), so combining marks assigned since Unicode 14 (e.g. U+0898-U+089F,
 // U+1AC1.., U+1DFA, U+10F82.., U+1E4EC-U+1E4EF) are canonically reordered here and left in place by HF:
 // a string holding two of them next to each other can get other ids.
+// Thread-safety: pure functions: thread-safe.
 #pragma once
 #include <string>
 #include <string_view>

@@ -8,6 +8,7 @@
 // with positions 1 .. P-3 set to kAudioCfgTokenId. check_template_tokens refuses a
 // tokenizer lacking a template token, the audio-end token at kAudioEndTokenId, or any
 // token at kAudioCfgTokenId (kMissingSpecialToken, naming it).
+// Thread-safety: pure functions of a const tokenizer: thread-safe.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -5,6 +5,7 @@
 // with \s spelled as Python's whitespace class and ^/$ seeing only \n as a line end.
 // Contract: inputs are valid UTF-8 (prompt_ids.h checks before calling); the result is
 // byte-for-byte what the Python functions return for the same string.
+// Thread-safety: pure functions: thread-safe.
 #pragma once
 #include <string>
 #include <string_view>

@@ -12,6 +12,7 @@
 //    category (Lu Ll Lt / Mn Me Cf Lm Sk): the Other_Lowercase letters and the
 //    Word_Break apostrophes that CPython also counts are not in utf8proc's tables.
 //  - python_space_class: a PCRE2 character-class body matching exactly is_python_space.
+// Thread-safety: pure functions: thread-safe.
 #pragma once
 #include <string>
 #include <string_view>

@@ -2,6 +2,7 @@
 // Contract: kind() says what was wrong (callers and gates branch on it); what()
 // is a message naming the file, field, offset or input that caused it. Nothing
 // in this component crashes or returns silent garbage on bad input.
+// Thread-safety: a plain exception type: thread-safe.
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -12,6 +12,7 @@
 //  - Every refusal is a TokenizerError naming the file and the JSON field (kCorruptFile,
 //    kUnreadableFile, kUnsupported). Merges are checked against the vocabulary when the
 //    tokenizer is built (Qwen2Tokenizer), not here.
+// Thread-safety: no shared state: thread-safe.
 #pragma once
 #include <cstdint>
 #include <filesystem>

@@ -4,6 +4,7 @@
 // that may iterate without re-checking. lossy_utf8 repairs decoded bytes the way
 // Rust's String::from_utf8_lossy does (one U+FFFD per maximal invalid subpart),
 // which is what the HF ByteLevel decoder returns.
+// Thread-safety: pure functions: thread-safe.
 #pragma once
 #include <cstddef>
 #include <cstdint>
