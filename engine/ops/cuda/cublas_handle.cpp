@@ -30,7 +30,7 @@ HandleTable& table() {
 }
 
 // A configured handle, or an exception (a half-made handle is never cached).
-cublasHandle_t make_handle() {
+cublasHandle_t configure_handle() {
   cublasHandle_t h = nullptr;
   check_cublas(cublasCreate(&h), "cublasCreate");
   check_cublas(cublasSetMathMode(h, CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION), "cublasSetMathMode");
@@ -38,6 +38,23 @@ cublasHandle_t make_handle() {
   check_cuda(cudaMalloc(&workspace, kWorkspaceBytes), "cudaMalloc (cuBLAS workspace)");
   check_cublas(cublasSetWorkspace(h, workspace, kWorkspaceBytes), "cublasSetWorkspace");
   return h;
+}
+
+// The first cuBLAS call on a device may come while this thread captures a graph (a provider that
+// never ran before the capture, e.g. with the GEMV provider disabled). The handle's set-up calls
+// (cudaMalloc) are refused in thread-local capture mode, so they run in relaxed mode, which
+// lets them through without entering the graph; the thread's mode is restored afterwards.
+cublasHandle_t make_handle() {
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "cudaThreadExchangeStreamCaptureMode");
+  try {
+    cublasHandle_t h = configure_handle();
+    check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "cudaThreadExchangeStreamCaptureMode");
+    return h;
+  } catch (...) {
+    cudaThreadExchangeStreamCaptureMode(&mode);
+    throw;
+  }
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 // sharing a handle cannot swap each other's streams). The handle's math mode
 // forbids reduced-precision reductions, so bf16 GEMMs accumulate in f32 throughout,
 // and it owns a fixed workspace, so a GEMM issued during CUDA graph capture never
-// allocates (the first call on a device creates the handle: make it outside capture).
+// allocates (the first call on a device creates the handle, in relaxed capture mode when
+// it happens during a capture).
 // check_cublas() throws naming the call site and the cuBLAS status.
 #pragma once
 #include <cublas_v2.h>
