@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/cli/args.h"
+#include "engine/cli/device_flags.h"
 #include "engine/core/exit_code.h"
 #include "engine/core/queue.h"
 #include "engine/io/safetensors.h"
@@ -29,23 +30,6 @@ const char* const kArUsage =
     "  tokens I32 [I] and codes I32 [D,8].\n";
 
 namespace {
-
-// A device with no backend here gets a fabricated queue, which the selector refuses by name.
-Queue make_queue(const std::string& device, int threads) {
-  try {
-    return queue_by_name(device, threads);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--device: ") + e.what());
-  }
-}
-
-runtime::ArmRequest arm_request(const std::string& name) {
-  try {
-    return runtime::arm_request_from_name(name);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--arm: ") + e.what());
-  }
-}
 
 template <class T>
 std::vector<T> take(const io::SafetensorsFile& f, const std::string& name, DType dt, int rank) {
@@ -130,9 +114,9 @@ int run_ar_command(const std::vector<std::string>& argv) {
   lm::LmLoadReport report;
   lm::LmWeights lm_weights = lm::load_lm_checkpoint(dir, &report);
   depth::DepthWeights depth_weights = depth::load_depth_checkpoint(dir);
-  const Queue q = make_queue(a.get_or("--device", "cpu"), threads);
+  const Queue q = queue_from_flag(a.get_or("--device", "cpu"), threads);
   ar::ArStage stage(std::move(lm_weights), std::move(depth_weights), q,
-                    arm_request(a.get_or("--arm", "auto")));
+                    arm_from_flag(a.get_or("--arm", "auto")));
 
   ar::ArOptions opts;
   opts.max_frames = max_frames;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/cli/args.h"
+#include "engine/cli/device_flags.h"
 #include "engine/cli/command.h"
 #include "engine/core/exit_code.h"
 #include "engine/core/queue.h"
@@ -32,22 +33,6 @@ DepthConfig synthetic_config(const std::string& name) {
   }
 }
 
-// A device with no backend here gets a fabricated queue, which the selector refuses by name.
-Queue make_queue(const std::string& device, int threads) {
-  try {
-    return queue_by_name(device, threads);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--device: ") + e.what());
-  }
-}
-
-runtime::ArmRequest arm_request(const std::string& name) {
-  try {
-    return runtime::arm_request_from_name(name);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--arm: ") + e.what());
-  }
-}
 
 std::string codes_str(const std::vector<int32_t>& codes) {
   std::string s;
@@ -88,9 +73,9 @@ int run_depth_command(const std::vector<std::string>& argv) {
   std::vector<float> draws;
   if (auto path = a.get("--draws")) draws = depth::read_exp_draws(*path, cfg, frames);
 
-  const Queue q = make_queue(a.get_or("--device", "cpu"), threads);
+  const Queue q = queue_from_flag(a.get_or("--device", "cpu"), threads);
   // A staged device arm owns its weights: the host side (the checkpoint's mapping) is released.
-  depth::DepthEngine engine(std::move(weights), q, arm_request(a.get_or("--arm", "auto")),
+  depth::DepthEngine engine(std::move(weights), q, arm_from_flag(a.get_or("--arm", "auto")),
                             /*release_host=*/true);
 
   const bool json = a.has("--json");

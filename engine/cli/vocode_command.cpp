@@ -6,6 +6,7 @@
 
 #include "engine/cli/args.h"
 #include "engine/cli/command.h"
+#include "engine/cli/device_flags.h"
 #include "engine/core/exit_code.h"
 #include "engine/core/queue.h"
 #include "engine/io/audio_file.h"
@@ -49,19 +50,9 @@ int decode_and_write(const std::vector<std::string>& argv) {
   const std::string out_path = *a.get("--out");
   const io::AudioFormat format =
       a.has("--format") ? io::audio_format_from_name(*a.get("--format")) : io::audio_format_from_path(out_path);
-  runtime::ArmRequest request;
-  try {
-    request = runtime::arm_request_from_name(a.get_or("--arm", "auto"));
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--arm: ") + e.what());
-  }
+  const runtime::ArmRequest request = arm_from_flag(a.get_or("--arm", "auto"));
   const int threads = static_cast<int>(a.get_int_or("--threads", 0, 0, 1024));
-  Queue queue;
-  try {
-    queue = queue_by_name(a.get_or("--device", "cpu"), threads);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--device: ") + e.what());
-  }
+  const Queue queue = queue_from_flag(a.get_or("--device", "cpu"), threads);
   vocoder::choose_vocoder_arm(queue, request);  // refuses by name before anything is loaded
 
   const auto t0 = std::chrono::steady_clock::now();
