@@ -178,6 +178,26 @@ TEST(CommittedCatalogues, ParseAgainstTheSourceTree) {
   Selection unknown;
   unknown.component = "nonesuch";
   EXPECT_THROW(select_mutations(c, unknown), CatalogueError);
+  // A component's oracle set-up runs for its own gates only: the vocoder's GPU gate needs the
+  // vocoder checkpoints, never the tokenizer's oracle (which needs the real Qwen vocabulary).
+  int vocoder_steps = 0;
+  for (const auto& step : c.setup) {
+    const bool vocoder = step.command.find("oracle_bridge/vocoder/") != std::string::npos;
+    EXPECT_EQ(step.needed_by({"gate_vocoder_device_cuda"}), vocoder) << step.command;
+    EXPECT_TRUE(step.needed_by({"gate_tokenizer_ids", "gate_vocoder_parity"}) ||
+                step.command.find("oracle_bridge/tokenizer/") == std::string::npos)
+        << step.command;
+    vocoder_steps += vocoder;
+  }
+  EXPECT_EQ(vocoder_steps, 1);
+}
+
+TEST_F(CatalogueTest, SetupStepsRunForTheirOwnFilesGates) {
+  const Catalogue c = parse_catalogue(valid(), root_);
+  ASSERT_EQ(c.setup.size(), 1u);
+  EXPECT_TRUE(c.setup[0].needed_by({"g_gpu"}));
+  EXPECT_FALSE(c.setup[0].needed_by({"elsewhere"}));
+  EXPECT_FALSE(c.setup[0].needed_by({}));
 }
 
 }  // namespace

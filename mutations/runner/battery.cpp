@@ -85,7 +85,8 @@ Battery::Battery(const BatteryOptions& o, const Catalogue& c, std::vector<Mutati
   gate_ids_.assign(gates.begin(), gates.end());
   executables_ = executables_of(gate_ids_);
   targets_ = executables_;
-  for (const auto& s : c.setup) targets_.insert(targets_.end(), s.targets.begin(), s.targets.end());
+  for (const auto& s : c.setup)
+    if (s.needed_by(gate_ids_)) targets_.insert(targets_.end(), s.targets.begin(), s.targets.end());
   build_ = BuildDir{wt.source(), wt.root() + "/build", cuda, o.jobs, oracle_python(o.repo)};
   record_.provenance.revision = revision;
   std::filesystem::create_directories(json_dir_);
@@ -126,6 +127,7 @@ void Battery::baseline() {
   ProcessResult b = build_targets(build_, targets_, log);
   if (!b.ok()) throw std::runtime_error("baseline build failed (" + b.describe() + "), see " + log);
   for (const auto& s : c_.setup) {
+    if (!s.needed_by(gate_ids_)) continue;
     progress("baseline: setup: " + s.command);
     note(log, "setup: " + s.command);
     ProcessResult r = run_process({{"/bin/sh", "-c", s.command},

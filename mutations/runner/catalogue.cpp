@@ -1,8 +1,8 @@
 #include "mutations/runner/catalogue.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -120,6 +120,13 @@ size_t count_occurrences(const std::string& text, const std::string& needle) {
   return n;
 }
 
+bool SetupStep::needed_by(const std::vector<std::string>& selected_gates) const {
+  if (for_gates.empty()) return true;
+  for (const auto& g : selected_gates)
+    if (std::find(for_gates.begin(), for_gates.end(), g) != for_gates.end()) return true;
+  return false;
+}
+
 namespace {
 
 // Adds one document's setup steps and gates to `c` (`source` names the file in errors).
@@ -127,6 +134,7 @@ void add_setup_and_gates(const json& j, const std::string& file, Catalogue& c,
                          std::map<std::string, std::string>& gate_source) {
   const std::string source = file.empty() ? "" : file + ": ";
   require_keys(j, source + "top level", {"gates", "mutations"}, {"setup"});
+  const size_t first_step = c.setup.size();
   if (j.contains("setup")) {
     if (!j.at("setup").is_array()) fail("setup", "must be an array");
     for (size_t i = 0; i < j.at("setup").size(); ++i) {
@@ -141,6 +149,7 @@ void add_setup_and_gates(const json& j, const std::string& file, Catalogue& c,
     auto [it, added] = gate_source.emplace(id, file);
     if (!added) fail("gate \"" + id + "\"", "defined in both " + it->second + " and " + file);
     c.gates.emplace(id, parse_gate(id, g));
+    for (size_t i = first_step; i < c.setup.size(); ++i) c.setup[i].for_gates.push_back(id);
   }
 }
 

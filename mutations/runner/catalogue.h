@@ -25,10 +25,14 @@ class CatalogueError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Built once after configure (targets), then run in the build directory (command).
+// Built once after configure (targets), then run in the build directory (command), when the
+// battery selected one of the gates of the catalogue file that declares the step (a component's
+// oracle set-up runs only for its own gates; a file without gates gives steps that always run).
 struct SetupStep {
   std::vector<std::string> targets;
   std::string command;
+  std::vector<std::string> for_gates;  // the declaring file's gate ids
+  bool needed_by(const std::vector<std::string>& selected_gates) const;
 };
 
 struct Gate {
