@@ -9,6 +9,8 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "engine/core/bf16.h"
 #include "engine/io/safetensors.h"
@@ -266,6 +268,60 @@ TEST_F(BadSafetensors, NonFiniteValues) {
   EXPECT_FILE_ERROR(path, file.check_finite("h"), "tensor 'h' (F16[3])", "element 1 [1] is +inf");
   EXPECT_FILE_ERROR(path, file.check_finite("d"), "tensor 'd' (F64[2])", "element 0 [0] is NaN");
   EXPECT_FILE_ERROR(path, file.check_finite("i"), "tensor 'i'", "needs a floating dtype, found I32");
+}
+
+// Every 16-bit pattern of BF16 and F16, and for F32/F64 both infinities, every single-bit NaN payload of either
+// sign (signalling and quiet) and the all-ones NaN, beside the finite extremes (largest, smallest subnormal, -0):
+// check_finite refuses exactly the non-finite ones and names NaN, +inf or -inf as the bits say. Classified from the
+// bit fields here, not by the reader's own conversion. Each non-finite pattern is a 1-element tensor of its own;
+// the finite patterns share one tensor, which must pass whole (the reader reports only the first bad element).
+template <class Bits>
+void expect_exact_non_finite_verdicts(const std::string& path, DType dtype, const std::vector<Bits>& patterns,
+                                      int exponent_shift, Bits exponent_mask, Bits mantissa_mask) {
+  std::vector<Bits> finite, non_finite;
+  for (const Bits b : patterns) (((b >> exponent_shift) & exponent_mask) == exponent_mask ? non_finite : finite).push_back(b);
+  ASSERT_FALSE(finite.empty());
+  ASSERT_FALSE(non_finite.empty());
+  std::vector<SafetensorsEntry> entries{{"finite", dtype, {static_cast<int64_t>(finite.size())}, finite.data(),
+                                         finite.size() * sizeof(Bits)}};
+  for (size_t i = 0; i < non_finite.size(); ++i)
+    entries.push_back({"p" + std::to_string(i), dtype, {1}, &non_finite[i], sizeof(Bits)});
+  write_safetensors(path, entries);
+  SafetensorsFile file(path);
+  EXPECT_NO_THROW(file.check_finite("finite")) << dtype_name(dtype);
+  for (size_t i = 0; i < non_finite.size(); ++i) {
+    const Bits b = non_finite[i];
+    const bool negative = (b >> (sizeof(Bits) * 8 - 1)) & 1;
+    const std::string want = (b & mantissa_mask) ? "is NaN" : negative ? "is -inf" : "is +inf";
+    try {
+      file.check_finite("p" + std::to_string(i));
+      ADD_FAILURE() << dtype_name(dtype) << " non-finite bits 0x" << std::hex << +b << " were accepted";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what() << " (want '" << want << "')";
+    }
+  }
+}
+
+TEST_F(BadSafetensors, EveryNonFiniteBitPatternIsRefusedByName) {
+  std::vector<uint16_t> all16(65536);
+  for (uint32_t i = 0; i < 65536; ++i) all16[i] = static_cast<uint16_t>(i);
+  expect_exact_non_finite_verdicts<uint16_t>(path, DType::BF16, all16, 7, 0xFF, 0x7F);
+  expect_exact_non_finite_verdicts<uint16_t>(path, DType::F16, all16, 10, 0x1F, 0x3FF);
+
+  std::vector<uint32_t> f32{0x7F7FFFFFu, 0xFF7FFFFFu, 0x00000001u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0xFFFFFFFFu};
+  for (int bit = 0; bit < 23; ++bit) {
+    f32.push_back(0x7F800000u | (1u << bit));
+    f32.push_back(0xFF800000u | (1u << bit));
+  }
+  expect_exact_non_finite_verdicts<uint32_t>(path, DType::F32, f32, 23, 0xFFu, 0x7FFFFFu);
+
+  std::vector<uint64_t> f64{0x7FEFFFFFFFFFFFFFull, 0x0000000000000001ull, 0x8000000000000000ull,
+                            0x7FF0000000000000ull, 0xFFF0000000000000ull, 0xFFFFFFFFFFFFFFFFull};
+  for (int bit = 0; bit < 52; ++bit) {
+    f64.push_back(0x7FF0000000000000ull | (1ull << bit));
+    f64.push_back(0xFFF0000000000000ull | (1ull << bit));
+  }
+  expect_exact_non_finite_verdicts<uint64_t>(path, DType::F64, f64, 52, 0x7FFull, 0xFFFFFFFFFFFFFull);
 }
 
 TEST_F(BadSafetensors, WriterRefusesBadEntries) {
