@@ -155,10 +155,21 @@ TEST(AcousticLoader, TransformerDefectsAreNamed) {
                    });
                  }),
                  "tensor 'time_proj.weight' has a non-finite value at element 1");
+  // A tensor in a shard that the index does not list, then one listed by both: neither is silently ignored.
   expect_refused(load_error("transformer", [](const fs::path& d) {
                    edit_tensor(d, kNorm, [](Tensors& t) { t["transformer_blocks.9.norm1.weight"] = t.at(kNorm); });
                  }),
-                 "transformer_blocks.9.norm1.weight");
+                 "holds tensor 'transformer_blocks.9.norm1.weight', which the index does not map to it");
+  expect_refused(load_error("transformer", [](const fs::path& d) {
+                   edit_tensor(d, kNorm, [](Tensors& t) { t["transformer_blocks.9.norm1.weight"] = t.at(kNorm); });
+                   const fs::path idx = d / "diffusion_pytorch_model.safetensors.index.json";
+                   std::ifstream in(idx);
+                   auto j = nlohmann::json::parse(in);
+                   in.close();
+                   j["weight_map"]["transformer_blocks.9.norm1.weight"] = j["weight_map"][kNorm];
+                   std::ofstream(idx) << j.dump();
+                 }),
+                 "unexpected tensor 'transformer_blocks.9.norm1.weight'");
   expect_refused(load_error("transformer", [](const fs::path& d) {
                    std::ifstream in(d / "config.json");
                    auto j = nlohmann::json::parse(in);
@@ -174,6 +185,17 @@ TEST(AcousticLoader, EncoderDefectsAreNamed) {
                    edit_tensor(d, "layer_scale", [](Tensors& t) { t.erase("layer_scale"); }, false);
                  }),
                  "missing tensor 'layer_scale'");
+  expect_refused(load_error("condition_encoder", [](const fs::path& d) {
+                   edit_tensor(d, "layer_scale", [](Tensors& t) { t["proj.weight_g"] = t.at("layer_scale"); }, false);
+                 }),
+                 "unexpected tensor 'proj.weight_g'");
+  expect_refused(load_error("condition_encoder", [](const fs::path& d) {
+                   edit_tensor(d, "layer_weight_logits", [](Tensors& t) {
+                     const float nan = NAN;
+                     std::memcpy(t.at("layer_weight_logits").bytes.data() + 8, &nan, 4);
+                   }, false);
+                 }),
+                 "tensor 'layer_weight_logits' has a non-finite value at element 2");
   expect_refused(load_error("condition_encoder", [](const fs::path& d) {
                    edit_tensor(d, "proj.weight", [](Tensors& t) {
                      auto& v = t.at("proj.weight");
