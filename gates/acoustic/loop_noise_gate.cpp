@@ -18,22 +18,27 @@ TEST(AcousticNoise, StandardNormalPerWindow) {
   const auto source = acoustic::NoiseSource::drawn(12345);
   const auto a = source.window_noise(0, kChannels, kLength);
   ASSERT_EQ(a.size(), size_t(kChannels * kLength));
-  double sum = 0, sq = 0;
+  double sum = 0, sq = 0, lag = 0;
   int64_t beyond3 = 0;
-  for (bf16 v : a) {
-    const double x = to_f32(v);
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double x = to_f32(a[i]);
     sum += x;
     sq += x * x;
+    if (i + 1 < a.size()) lag += x * to_f32(a[i + 1]);
     beyond3 += std::fabs(x) > 3.0;
   }
   const double n = double(a.size()), mean = sum / n, var = sq / n - mean * mean;
-  // Over 88,192 draws: the mean's standard error is 0.0034, the variance's 0.0048; P(|z| > 3) = 0.0027 gives
+  const double lag1 = lag / (n - 1) / var;  // neighbours (the two halves of one Box-Muller pair) independent
+  // Over 88,192 draws: the mean's and the lag-1 correlation's standard error is 0.0034, the variance's 0.0048;
+  // P(|z| > 3) = 0.0027 gives
   // 238 +- 15 draws. Bounds at about 6 standard errors (a sum of four uniforms has almost no draws beyond 3).
   record("acoustic.noise", "seed12345", "abs_mean", std::fabs(mean), 0.02);
   record("acoustic.noise", "seed12345", "abs_var_minus_1", std::fabs(var - 1.0), 0.03);
+  record("acoustic.noise", "seed12345", "abs_lag1_correlation", std::fabs(lag1), 0.02);
   record("acoustic.noise", "seed12345", "beyond_3_sigma", double(beyond3), 150, BoundKind::Lower);
   EXPECT_LT(std::fabs(mean), 0.02);
   EXPECT_LT(std::fabs(var - 1.0), 0.03);
+  EXPECT_LT(std::fabs(lag1), 0.02);
   EXPECT_GT(beyond3, 150);
   EXPECT_LT(beyond3, 330);
 }

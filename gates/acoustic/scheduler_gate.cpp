@@ -35,11 +35,16 @@ TEST(AcousticScheduler, EulerRoundsDtAndProduct) {
   EXPECT_EQ(to_f32(acoustic::timestep(s, 1)), 0.033447265625f);  // bf16(1/30)
   EXPECT_EQ(s.back(), 1.0f);
   EXPECT_EQ(s.front(), 0.0f);
-  // dt = 0.0333334 rounds to 0.033447265625 before the multiply: with v = 1 the update is that bf16 value.
+  // dt = 0.0333334 rounds to 0.033447265625 before the multiply: with v = 3 the product 0.100341796875 is a bf16
+  // tie that rounds to 0.1005859375 (an unrounded dt gives 0.1000002, rounded to 0.10009765625).
   bf16 x = to_bf16(0.0f);
-  const bf16 v = to_bf16(1.0f);
+  const bf16 v = to_bf16(3.0f);
   acoustic::euler_step(&x, &v, 1, acoustic::euler_dt(s, 0));
-  EXPECT_EQ(to_f32(x), 0.033447265625f);
+  EXPECT_EQ(to_f32(x), 0.1005859375f);
+  // The sum is formed in f32 and rounded once: 1 + 0.1005859375 rounds to 1.1015625.
+  x = to_bf16(1.0f);
+  acoustic::euler_step(&x, &v, 1, acoustic::euler_dt(s, 0));
+  EXPECT_EQ(to_f32(x), 1.1015625f);
   EXPECT_THROW(acoustic::flow_sigmas(0), std::invalid_argument);
 }
 
