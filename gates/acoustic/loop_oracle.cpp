@@ -75,12 +75,23 @@ std::vector<LoopCase> loop_cases() {
   return out;
 }
 
+std::string loop_checkpoint_root(const LoopCase& c) {
+  const std::string root = "checkpoints/" + c.geometry + "/seed" + std::to_string(c.seed);
+  for (const char* component : {"condition_encoder", "transformer"})
+    verified(root + "/" + component + "/diffusion_pytorch_model.safetensors");
+  return oracle_root() + "/" + root;
+}
+
+std::string loop_golden_file(const LoopCase& c) {
+  return verified("goldens/" + c.geometry + "/seed" + std::to_string(c.seed) + ".safetensors");
+}
+
 std::string loop_schedules_file() { return verified("goldens/schedules.safetensors"); }
 
 std::vector<int> loop_schedule_steps() { return manifest().at("schedule_steps").get<std::vector<int>>(); }
 
 LoopGolden load_loop_golden(const LoopCase& c) {
-  const std::string file = verified("goldens/" + c.geometry + "/seed" + std::to_string(c.seed) + ".safetensors");
+  const std::string file = loop_golden_file(c);
   const auto& run = manifest().at("runs").at(c.name());
   LoopGolden g;
   g.steps = std::stoi(run.at("steps").get<std::string>());

@@ -41,6 +41,9 @@ struct LoopGolden {
 
 std::vector<LoopCase> loop_cases();  // every geometry x seed of the manifest
 LoopGolden load_loop_golden(const LoopCase& c);
+// The case's checkpoint root (condition_encoder/ and transformer/), after both weight files' sha256 checks.
+std::string loop_checkpoint_root(const LoopCase& c);
+std::string loop_golden_file(const LoopCase& c);  // after its sha256 check
 std::string loop_schedules_file();  // goldens/schedules.safetensors, after its sha256 check
 std::vector<int> loop_schedule_steps();
 std::vector<bf16> read_bf16(const std::string& file, const std::string& tensor, std::vector<int64_t>* shape = nullptr);
