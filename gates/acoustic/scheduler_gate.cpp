@@ -41,10 +41,11 @@ TEST(AcousticScheduler, EulerRoundsDtAndProduct) {
   const bf16 v = to_bf16(3.0f);
   acoustic::euler_step(&x, &v, 1, acoustic::euler_dt(s, 0));
   EXPECT_EQ(to_f32(x), 0.1005859375f);
-  // The sum is formed in f32 and rounded once: 1 + 0.1005859375 rounds to 1.1015625.
-  x = to_bf16(1.0f);
+  // The product is rounded before the f32 add: 0.25 + 0.1005859375 = 0.3505859375 is a bf16 tie that rounds to
+  // 0.3515625 (the unrounded product gives 0.350341796875, rounded to 0.349609375).
+  x = to_bf16(0.25f);
   acoustic::euler_step(&x, &v, 1, acoustic::euler_dt(s, 0));
-  EXPECT_EQ(to_f32(x), 1.1015625f);
+  EXPECT_EQ(to_f32(x), 0.3515625f);
   EXPECT_THROW(acoustic::flow_sigmas(0), std::invalid_argument);
 }
 
