@@ -5,7 +5,7 @@
 Contract: OUT_DIR/checkpoints/<geometry>/seed<k>/{condition_encoder,transformer}/ (loop_checkpoint.py) and
 OUT_DIR/goldens/<geometry>/seed<k>.safetensors (loop_goldens.py) for every geometry and seed of
 loop_geometries.py, and OUT_DIR/goldens/schedules.safetensors (the scheduler's sigmas for many N); both folders are removed first. Every written file's sha256 and per-tensor dtype, shape and
-sha256 must equal oracle_bridge/goldens/acoustic_loop/manifest.json (golden_set.main), so the gates read exactly
+sha256 must equal oracle_bridge/goldens/acoustic_loop/manifest.json (component_oracle.main_regenerated), so the gates read exactly
 what was reviewed (reproducible_cpu's pins make the bytes independent of the instruction set). --write-manifest
 rewrites the manifest (after an intended change) with the versions, geometry table, seeds, golden tensor roles,
 per-golden metadata and the producer (provenance, never compared). Exit status: 0 ok, 1 mismatch or self-check
@@ -30,7 +30,7 @@ reproducible_cpu.pin()
 
 from diffusers.utils import logging as diffusers_logging  # noqa: E402
 
-import golden_set  # noqa: E402
+import component_oracle  # noqa: E402
 import loop_checkpoint  # noqa: E402
 import loop_geometries as geometries  # noqa: E402
 import loop_goldens  # noqa: E402
@@ -63,14 +63,14 @@ def build_manifest(outdir, written):
         "seeds": list(geometries.SEEDS),
         "schedule_steps": list(loop_goldens.SCHEDULE_STEPS),
         "runs": RUNS,
-        "files": golden_set.describe_files(outdir, written),
+        "files": component_oracle.file_table(outdir, written),
     }
 
 
 if __name__ == "__main__":
     diffusers_logging.set_verbosity_error()
     try:
-        sys.exit(golden_set.main(sys.argv, "acoustic loop oracle", MANIFEST, generate, build_manifest))
+        sys.exit(component_oracle.main_regenerated(sys.argv, "acoustic loop", generate, MANIFEST, build_manifest))
     except loop_goldens.GoldenSelfCheckError as error:
         print(f"acoustic loop oracle: golden self-check failed: {error}", file=sys.stderr)
         sys.exit(1)

@@ -1,7 +1,7 @@
 """Writes a deterministic tiny condition encoder and DiT of a loop geometry in the real diffusers layout.
 
 Contract: write_checkpoint(geometry, seed, root) builds upstream's MiniMaxMusic3ConditionEncoder and
-MiniMaxMusic3Transformer1DModel from the geometry table, re-draws every parameter (golden_set.redraw, seed
+MiniMaxMusic3Transformer1DModel from the geometry table, re-draws every parameter (component_oracle.redraw, seed
 2*seed and 2*seed+1) and saves each with save_pretrained to ROOT/condition_encoder/ and ROOT/transformer/ in
 float32, as the hub stores them, with every value bf16-representable (the pipeline runs them in bf16, so the
 stored and the run weights are the same numbers). Draw rules (nothing keeps its constant initialisation):
@@ -17,7 +17,7 @@ import math
 import torch
 from diffusers import MiniMaxMusic3ConditionEncoder, MiniMaxMusic3Transformer1DModel
 
-import golden_set
+import component_oracle
 import loop_geometries as geometries
 
 
@@ -41,8 +41,10 @@ def _draw(name, shape, generator):
 def build(geometry, seed):
     """(condition encoder, DiT) of the geometry with every parameter re-drawn from SEED, float32, eval mode."""
     table = geometries.GEOMETRIES[geometry]
-    encoder = golden_set.redraw(MiniMaxMusic3ConditionEncoder(**table["encoder"]), 2 * seed, _draw)
-    dit = golden_set.redraw(MiniMaxMusic3Transformer1DModel(**table["dit"]), 2 * seed + 1, _draw)
+    encoder = MiniMaxMusic3ConditionEncoder(**table["encoder"])
+    dit = MiniMaxMusic3Transformer1DModel(**table["dit"])
+    component_oracle.redraw(encoder, 2 * seed, _draw)
+    component_oracle.redraw(dit, 2 * seed + 1, _draw)
     return encoder.eval(), dit.eval()
 
 

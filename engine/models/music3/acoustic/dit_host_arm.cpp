@@ -35,8 +35,7 @@ std::vector<bf16> DitHostArm::time_token(bf16 t) const {
   return temb;
 }
 
-void DitHostArm::block(const DitBlockWeights& b, std::vector<bf16>& h, int64_t S, const std::vector<bf16>& cos,
-                       const std::vector<bf16>& sin) const {
+void DitHostArm::block(const DitBlockWeights& b, std::vector<bf16>& h, int64_t S, const Rope& rope) const {
   const auto& c = w_.cfg;
   const int64_t D = c.inner(), F = c.ff_inner;
   std::vector<bf16> n(h.size()), q(h.size()), k(h.size()), v(h.size()), o(h.size()), r(h.size());
@@ -44,8 +43,8 @@ void DitHostArm::block(const DitBlockWeights& b, std::vector<bf16>& h, int64_t S
   host::linear(n.data(), S, b.wq.ptr(), D, D, nullptr, q.data(), threads_);
   host::linear(n.data(), S, b.wk.ptr(), D, D, nullptr, k.data(), threads_);
   host::linear(n.data(), S, b.wv.ptr(), D, D, nullptr, v.data(), threads_);
-  host::apply_rope(q.data(), S, c.heads, c.head_dim, c.rotary_dim, cos.data(), sin.data());
-  host::apply_rope(k.data(), S, c.heads, c.head_dim, c.rotary_dim, cos.data(), sin.data());
+  host::apply_rope(q.data(), S, c.heads, c.head_dim, rope.dims, rope.cos.data(), rope.sin.data());
+  host::apply_rope(k.data(), S, c.heads, c.head_dim, rope.dims, rope.cos.data(), rope.sin.data());
   const float scale = static_cast<float>(1.0 / std::sqrt(double(c.head_dim)));
   host::attention(q.data(), k.data(), v.data(), S, c.heads, c.head_dim, scale, o.data(), threads_);
   host::linear(o.data(), S, b.wo.ptr(), D, D, nullptr, r.data(), threads_);
@@ -68,11 +67,12 @@ std::vector<bf16> DitHostArm::forward(const bf16* x, int64_t length, bf16 t, con
   if (length < 1) throw std::invalid_argument("dit: a window needs at least one latent, got " + std::to_string(length));
   const int64_t L = length, C = c.in_channels, C2 = c.concat_channels(), D = c.inner(), S = L + 1;
   // 1. [x; 0; cond^T] and the 1x1 preprocess conv with its residual.
+  const int64_t x_row = 0, cond_row = 2 * C;  // [x; 0; cond^T]
   std::vector<bf16> X(size_t(C2 * L), bf16{});
-  std::copy(x, x + C * L, X.begin());
+  std::copy(x, x + C * L, X.begin() + x_row * L);
   if (cond)
     for (int64_t j = 0; j < L; ++j)
-      for (int64_t ch = 0; ch < c.condition_dim; ++ch) X[size_t((2 * C + ch) * L + j)] = cond[j * c.condition_dim + ch];
+      for (int64_t ch = 0; ch < c.condition_dim; ++ch) X[size_t((cond_row + ch) * L + j)] = cond[j * c.condition_dim + ch];
   std::vector<bf16> P(X.size());
   host::conv_taps(X.data(), C2, L, w_.pre_conv.ptr(), C2, 1, nullptr, P.data(), threads_);
   std::vector<bf16> Xt(X.size());  // [L][C2]
@@ -84,9 +84,10 @@ std::vector<bf16> DitHostArm::forward(const bf16* x, int64_t length, bf16 t, con
   std::copy(temb.begin(), temb.end(), h.begin());
   host::linear(Xt.data(), L, w_.proj_in.ptr(), D, C2, nullptr, h.data() + D, threads_);
   // 4. the blocks, rotary positions 0..L.
-  std::vector<bf16> cos, sin;
-  host::rope_tables(S, c.rotary_dim, DitConfig::kRotaryTheta, cos, sin);
-  for (const auto& b : w_.blocks) block(b, h, S, cos, sin);
+  Rope rope;
+  rope.dims = c.rotary_dim;
+  host::rope_tables(S, rope.dims, DitConfig::kRotaryTheta, rope.cos, rope.sin);
+  for (const auto& b : w_.blocks) block(b, h, S, rope);
   // 5. drop the time token, proj_out, the 1x1 postprocess conv with its residual.
   std::vector<bf16> yt(size_t(L * C)), y(size_t(C * L)), post(size_t(C * L)), out(size_t(C * L));
   host::linear(h.data() + D, L, w_.proj_out.ptr(), C, D, nullptr, yt.data(), threads_);

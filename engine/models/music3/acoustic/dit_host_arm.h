@@ -34,9 +34,12 @@ class DitHostArm : public DitArm {
   ArmKind kind() const override { return ArmKind::Host; }
 
  private:
+  struct Rope {
+    int dims = 0;                // the rotating dims of each head
+    std::vector<bf16> cos, sin;  // [L + 1][dims]
+  };
   std::vector<bf16> time_token(bf16 t) const;
-  void block(const DitBlockWeights& b, std::vector<bf16>& h, int64_t S, const std::vector<bf16>& cos,
-             const std::vector<bf16>& sin) const;
+  void block(const DitBlockWeights& b, std::vector<bf16>& h, int64_t S, const Rope& rope) const;
 
   const DitWeights& w_;
   int threads_;
