@@ -31,7 +31,12 @@ set(al_golden ${al_root}/goldens/pair/seed0.safetensors)
 add_test(NAME cli_acoustic_recorded_noise COMMAND music3 acoustic --checkpoint ${al_ckpt} --frames ${al_golden}
   --noise ${al_golden} --steps 4 --dump ${CMAKE_CURRENT_BINARY_DIR}/cli_acoustic_dump.safetensors --json)
 set_tests_properties(cli_acoustic_recorded_noise PROPERTIES LABELS "cpu;cli;acoustic" FIXTURES_REQUIRED acoustic_loop_oracle
-  PASS_REGULAR_EXPRESSION "\"dit_forwards\": 16,.*\"noise\": \"recorded\".*\"length\": 516,[^}]*\"overlap\": 172")
+  FIXTURES_SETUP acoustic_cli_dumped PASS_REGULAR_EXPRESSION "\"dit_forwards\": 16,.*\"noise\": \"recorded\".*\"length\": 516,[^}]*\"overlap\": 172")
+# The dump is what `music3 vocode --latents` reads: 689 + 516 latents stitch to (689 - 258 + 516 - 86) * 512 samples.
+add_test(NAME cli_acoustic_dump_vocodes COMMAND music3 vocode --checkpoint ${CMAKE_BINARY_DIR}/vocoder_oracle/checkpoints/odd/seed0
+  --latents ${CMAKE_CURRENT_BINARY_DIR}/cli_acoustic_dump.safetensors --out ${CMAKE_CURRENT_BINARY_DIR}/cli_acoustic.wav --force --json)
+set_tests_properties(cli_acoustic_dump_vocodes PROPERTIES LABELS "cpu;cli;acoustic;vocoder"
+  FIXTURES_REQUIRED "acoustic_cli_dumped;vocoder_oracle" PASS_REGULAR_EXPRESSION "\"samples\": 440832")
 add_test(NAME cli_acoustic_drawn_noise COMMAND music3 acoustic --checkpoint ${al_ckpt} --frames ${al_golden} --steps 1
   --seed 9)
 set_tests_properties(cli_acoustic_drawn_noise PROPERTIES LABELS "cpu;cli;acoustic" FIXTURES_REQUIRED acoustic_loop_oracle
