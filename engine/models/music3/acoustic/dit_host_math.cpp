@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/core/dot_bf16.h"
 #include "engine/core/parallel.h"
 
 namespace music3::acoustic::host {
@@ -19,17 +18,35 @@ struct Ilp4 {
 };
 }  // namespace
 
+float torch_dot(const float* x, const bf16* w, int64_t K) {
+  constexpr int kLanes = 8, kRegs = 8, kIter = kLanes * kRegs, kTail = 16;
+  float r[kIter] = {};
+  const int64_t main = K - K % kIter, tail = K - K % kTail;
+  for (int64_t j = 0; j < main; j += kIter)
+    for (int p = 0; p < kIter; ++p) r[p] += x[j + p] * to_f32(w[j + p]);
+  for (int half = kRegs / 2; half >= 1; half /= 2)
+    for (int g = 0; g < half; ++g)
+      for (int l = 0; l < kLanes; ++l) r[g * kLanes + l] += r[(g + half) * kLanes + l];
+  float t[kLanes] = {};
+  for (int64_t j = main; j < tail; j += kTail) {
+    for (int l = 0; l < kLanes; ++l) t[l] += x[j + l] * to_f32(w[j + l]);
+    for (int l = 0; l < kLanes; ++l) t[l] += x[j + kLanes + l] * to_f32(w[j + kLanes + l]);
+  }
+  float acc = r[0] + t[0];
+  for (int l = 1; l < kLanes; ++l) acc += r[l] + t[l];
+  for (int64_t j = tail; j < K; ++j) acc += x[j] * to_f32(w[j]);
+  return acc;
+}
+
 void linear(const bf16* x, int64_t M, const bf16* w, int64_t N, int64_t K, const bf16* bias, bf16* y, int threads) {
   std::vector<float> xf(size_t(M * K));
   for (size_t i = 0; i < xf.size(); ++i) xf[i] = to_f32(x[i]);
   parallel_for(N, threads_for(M * N * K, threads), [&](int64_t b, int64_t e) {
-    std::vector<float> acc(static_cast<size_t>(M));
     for (int64_t n = b; n < e; ++n) {
       const float bn = bias ? to_f32(bias[n]) : 0.0f;
-      for (int64_t m0 = 0; m0 < M; m0 += 64) {  // rows in slices: the weight row stays in cache
-        const int64_t rows = std::min<int64_t>(64, M - m0);
-        dot_rows_f32_bf16(xf.data() + m0 * K, int(rows), K, w + n * K, K, acc.data());
-        for (int64_t m = 0; m < rows; ++m) y[(m0 + m) * N + n] = to_bf16(bias ? acc[size_t(m)] + bn : acc[size_t(m)]);
+      for (int64_t m = 0; m < M; ++m) {
+        const float dot = torch_dot(xf.data() + m * K, w + n * K, K);
+        y[m * N + n] = to_bf16(bias ? dot + bn : dot);
       }
     }
   });
@@ -65,17 +82,93 @@ void conv_taps(const bf16* x, int64_t in, int64_t T, const bf16* w, int64_t out,
   });
 }
 
+namespace {
+// torch's RowwiseMoments for a bf16 row on the default CPU capability: Welford over chunks of 16 vectors of 16
+// elements (each vector as two 8-lane f32 halves), the chunks merged by a cascade stack, a scalar Welford tail,
+// then the 8 lanes merged in order. Returns the mean and the biased variance.
+constexpr int kMomentLanes = 8, kMomentVec = 16, kMomentChunk = 16, kMomentDepth = 64;
+
+struct LaneMoments {
+  int64_t m0 = 0;
+  float m1[kMomentLanes] = {}, m2[kMomentLanes] = {};
+};
+
+void add_moments_vec(int64_t m0_add, const float* m1_add, const float* m2_add, LaneMoments& to) {
+  const int64_t n = to.m0 + m0_add;
+  const float c = n == 0 ? 0.0f : float(m0_add) / float(n);
+  for (int l = 0; l < kMomentLanes; ++l) {
+    const float delta = m1_add[l] - to.m1[l];
+    const float m2_tmp = to.m2[l] + m2_add[l];
+    const float c_delta = c * delta;
+    const float m0_delta = delta * float(to.m0);
+    to.m1[l] = to.m1[l] + c_delta;
+    to.m2[l] = m0_delta * c_delta + m2_tmp;
+  }
+  to.m0 = n;
+}
+
+int ceil_log2(int64_t m) {
+  int d = 0;
+  while ((int64_t(1) << d) < m) ++d;
+  return d;
+}
+
+void row_moments(const bf16* x, int64_t N, float& mean, float& var) {
+  const int64_t n = N / kMomentVec, chunks = (n + kMomentChunk - 1) / kMomentChunk;
+  const int depth = ceil_log2(chunks);
+  LaneMoments stack[kMomentDepth];
+  for (int64_t i = 0; i < chunks; ++i) {
+    const bf16* p = x + i * kMomentChunk * kMomentVec;
+    const int64_t m0 = std::min<int64_t>(kMomentChunk, n - i * kMomentChunk);
+    float a1[kMomentLanes] = {}, b1[kMomentLanes] = {}, a2[kMomentLanes] = {}, b2[kMomentLanes] = {};
+    for (int64_t j = 0; j < m0; ++j) {
+      const float c = 1.0f / float(j + 1);
+      for (int l = 0; l < kMomentLanes; ++l) {
+        const float f0 = to_f32(p[j * kMomentVec + l]), f1 = to_f32(p[j * kMomentVec + kMomentLanes + l]);
+        const float d0 = f0 - a1[l], d1 = f1 - b1[l];
+        a1[l] = d0 * c + a1[l];
+        b1[l] = d1 * c + b1[l];
+        a2[l] = d0 * (f0 - a1[l]) + a2[l];
+        b2[l] = d1 * (f1 - b1[l]) + b2[l];
+      }
+    }
+    add_moments_vec(m0, a1, a2, stack[0]);
+    add_moments_vec(m0, b1, b2, stack[0]);
+    int64_t mask = i + 1;
+    for (int j = 1; j < depth && (mask & 1) == 0; ++j) {
+      add_moments_vec(stack[j - 1].m0, stack[j - 1].m1, stack[j - 1].m2, stack[j]);
+      stack[j - 1] = LaneMoments{};
+      mask >>= 1;
+    }
+  }
+  for (int i = 1; i < depth; ++i) add_moments_vec(stack[i].m0, stack[i].m1, stack[i].m2, stack[0]);
+  int64_t m0 = 0;
+  float m1 = 0.0f, m2 = 0.0f;
+  for (int64_t i = n * kMomentVec; i < N; ++i) {
+    const float v = to_f32(x[i]), delta = v - m1;
+    ++m0;
+    m1 += delta / float(m0);
+    m2 += delta * (v - m1);
+  }
+  const int64_t m0_add = n * kMomentVec / kMomentLanes;
+  for (int l = 0; l < kMomentLanes; ++l) {
+    const int64_t total = m0 + m0_add;
+    const float c = total == 0 ? 0.0f : float(m0_add) / float(total);
+    const float delta = stack[0].m1[l] - m1;
+    m1 += c * delta;
+    m2 += stack[0].m2[l] + delta * delta * c * float(m0);
+    m0 = total;
+  }
+  mean = m1;
+  var = m2 / float(N);
+}
+}  // namespace
+
 void layer_norm(const bf16* x, int64_t M, int64_t H, const bf16* w, const bf16* b, float eps, bf16* y) {
   for (int64_t m = 0; m < M; ++m) {
     const bf16* r = x + m * H;
-    double sum = 0, sq = 0;
-    for (int64_t i = 0; i < H; ++i) sum += to_f32(r[i]);
-    const double mean_d = sum / double(H);
-    for (int64_t i = 0; i < H; ++i) {
-      const double d = to_f32(r[i]) - mean_d;
-      sq += d * d;
-    }
-    const float mean = float(mean_d), var = float(sq / double(H));
+    float mean = 0.0f, var = 0.0f;
+    row_moments(r, H, mean, var);
     const float rstd = 1.0f / std::sqrt(var + eps);
     const float shift = -mean * rstd;
     for (int64_t i = 0; i < H; ++i)
@@ -161,8 +254,7 @@ void attention(const bf16* q, const bf16* k, const bf16* v, int64_t S, int heads
           acc[size_t(d)] = k0 == 0 ? dot.total() : acc[size_t(d)] * correction + dot.total();
         }
       }
-      const float inv = 1.0f / run_sum;
-      for (int64_t d = 0; d < D; ++d) out[row * H + off + d] = to_bf16(acc[size_t(d)] * inv);
+      for (int64_t d = 0; d < D; ++d) out[row * H + off + d] = to_bf16(acc[size_t(d)] / run_sum);
     }
   });
 }

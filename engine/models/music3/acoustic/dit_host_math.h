@@ -1,20 +1,26 @@
 // The acoustic stage's host kernels, at PyTorch's CPU bf16 rounding points (torch 2.11 under the oracle's pins:
 // one thread, ATEN_CPU_CAPABILITY=default, oneDNN off). Activations are row-major bf16.
 // Contracts:
-//  - linear: y[m,n] = bf16(dot(x[m], w[n]) + bias[n]): the dot in the engine's fixed order (engine/core/dot_bf16.h),
-//    the bias (when given) added to the f32 sum before the one rounding (torch's addmm with beta = 1).
+//  - torch_dot: the f32 dot product in the order of torch's bf16 GEMM/GEMV kernel on the default CPU capability
+//    (8 registers of 8 lanes over blocks of 64, the registers summed as a tree 4-2-1; then blocks of 16 into a
+//    separate 8-lane sum added lane by lane; the 8 lanes summed in order; the rest one by one). Measured bit-exact
+//    against torch's Linear for K <= 304; beyond, rare single-rounding differences remain.
+//  - linear: y[m,n] = bf16(torch_dot(x[m], w[n]) + bias[n]): the bias (when given) added to the f32 sum before
+//    the one rounding (torch's addmm with beta = 1).
 //  - conv_taps: a Conv1d with stride 1 and zero padding (kernel - 1) / 2 over x [in][T], w [out][in][kernel]:
 //    torch's im2col GEMM, whose dot over l = ci * kernel + tap keeps four partial sums (l % 4, the tail into the
 //    first, then summed in order), then adds the bias and rounds once.
-//  - layer_norm: f32 mean and biased variance of the row, rstd = 1/sqrt(var + eps), y = bf16((x * rstd - mean *
-//    rstd) * w + b).
+//  - layer_norm: the row's f32 mean and biased variance as torch's RowwiseMoments computes them (Welford over
+//    16-element vectors as two 8-lane halves, chunks of 16 vectors merged by a cascade, a scalar tail, the lanes
+//    merged in order; measured bit-exact against torch's LayerNorm for widths 16 to 2048), rstd = 1/sqrt(var +
+//    eps), y = bf16((x * rstd + (-mean * rstd)) * w + b).
 //  - rope_tables: cos and sin [positions][rotary] of upstream's partial rotary embedding (f32 angles p * inv_freq,
 //    inv_freq = 1 / theta^(2i / rotary), halves repeated), each rounded to bf16.
 //  - apply_rope: per head, dims [0, rotary) become bf16(bf16(x * cos) + bf16(rotate_half(x) * sin)) with
 //    rotate_half = [-x2, x1] within those dims; dims [rotary, head_dim) pass through.
 //  - attention: non-causal softmax(q k^T * scale) v per head, as torch's CPU flash kernel: keys in blocks of 512,
 //    scores in f32, a running max, P = exp(s - max) rounded to bf16 before P.V, the f32 accumulator rescaled by
-//    exp(old max - new max) between blocks, the row sum over the unrounded P, out = bf16(acc * (1 / sum)).
+//    exp(old max - new max) between blocks, the row sum over the unrounded P, out = bf16(acc / sum).
 // Every function is pure apart from its output, deterministic and independent of `threads` (0 = all cores).
 #pragma once
 #include <cstdint>
@@ -24,6 +30,7 @@
 
 namespace music3::acoustic::host {
 
+float torch_dot(const float* x, const bf16* w, int64_t K);
 void linear(const bf16* x, int64_t M, const bf16* w, int64_t N, int64_t K, const bf16* bias, bf16* y, int threads);
 void conv_taps(const bf16* x, int64_t in, int64_t T, const bf16* w, int64_t out, int kernel, const bf16* bias,
                bf16* y, int threads);
