@@ -9,8 +9,9 @@ Contract:
   file_table(outdir, written): {posix path relative to outdir: manifest.describe(path)} for every written file.
   committed_problems(outdir, written, committed): one message per written file whose sha256 differs from the one
     the committed manifest records (or every file, when that manifest is missing).
-  main(argv, tag, generate, committed): usage `OUTDIR [--checkpoints-only]`; calls generate(outdir,
-    checkpoints_only) -> written paths; with --checkpoints-only, requires every written file to match the
+  main(argv, tag, generate, committed): usage `OUTDIR [--checkpoints-only | --check]`; calls generate(outdir,
+    checkpoints_only) -> written paths; with --checkpoints-only (checkpoints alone) or --check (everything: the
+    committed goldens are what the pinned upstream code produces here), requires every written file to match the
     committed manifest. Exit status: 0 ok, 1 mismatch, 64 usage.
   main_regenerated(argv, tag, generate, committed, build_manifest): for a component whose goldens are regenerated
     at test time, not committed: usage `OUTDIR [--write-manifest]`; calls generate(outdir) -> written paths; with
@@ -54,18 +55,19 @@ def committed_problems(outdir, written, committed):
 
 def main(argv, tag, generate, committed):
     import pathlib
-    args = [a for a in argv[1:] if a != "--checkpoints-only"]
-    checkpoints_only = len(args) != len(argv) - 1
-    if len(args) != 1:
-        print(f"usage: {argv[0]} OUTDIR [--checkpoints-only]", file=sys.stderr)
+    flags = [a for a in argv[1:] if a.startswith("--")]
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    if len(args) != 1 or len(flags) > 1 or any(f not in ("--checkpoints-only", "--check") for f in flags):
+        print(f"usage: {argv[0]} OUTDIR [--checkpoints-only | --check]", file=sys.stderr)
         return 64
+    checkpoints_only, check = "--checkpoints-only" in flags, "--check" in flags
     started = time.monotonic()
     outdir = pathlib.Path(args[0]).resolve()
     written = generate(outdir, checkpoints_only)
-    if checkpoints_only:
+    if checkpoints_only or check:
         problems = committed_problems(outdir, written, committed)
         for problem in problems:
-            print(f"{tag} oracle: checkpoint differs from the committed manifest: {problem}", file=sys.stderr)
+            print(f"{tag} oracle: a written file differs from the committed manifest: {problem}", file=sys.stderr)
         if problems:
             return 1
     print(f"{tag} oracle: wrote {len(written)} files under {outdir} in {time.monotonic() - started:.1f} s")

@@ -1,6 +1,6 @@
 """Writes every acoustic checkpoint (condition encoder and DiT) and golden and the manifest that describes them.
 
-Usage: generate.py OUTDIR [--checkpoints-only]
+Usage: generate.py OUTDIR [--checkpoints-only | --check]
   OUTDIR/checkpoints/<geometry>/seed<k>/{condition_encoder,transformer}/ (save_pretrained; transformer sharded)
   OUTDIR/goldens/<geometry>/seed<k>.safetensors
   OUTDIR/goldens/manifest.json: the pinned versions, the geometry table, seeds, frame counts and timestep steps,
@@ -8,7 +8,8 @@ Usage: generate.py OUTDIR [--checkpoints-only]
     sha256 and per tensor its dtype, shape and sha256.
 OUTDIR/checkpoints (and OUTDIR/goldens, unless --checkpoints-only) are removed first. The committed copies live in
 oracle_bridge/goldens/acoustic/ (copy OUTDIR/goldens/* there after an intended change). --checkpoints-only (the
-ctest fixture `acoustic_oracle`) requires each checkpoint file to match the committed manifest's sha256.
+ctest fixture `acoustic_oracle`) requires each checkpoint file to match the committed manifest's sha256; --check
+(ctest acoustic_oracle_regen) regenerates everything and requires every checkpoint and golden to match it.
 Exit status: 0 ok, 1 mismatch, 2 pin violation, 64 usage.
 """
 import os
