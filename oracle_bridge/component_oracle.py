@@ -13,6 +13,10 @@ Contract:
     checkpoints_only) -> written paths; with --checkpoints-only (checkpoints alone) or --check (everything: the
     committed goldens are what the pinned upstream code produces here), requires every written file to match the
     committed manifest. Exit status: 0 ok, 1 mismatch, 64 usage.
+  main_regenerated(argv, tag, generate, committed, build_manifest): for a component whose goldens are regenerated
+    at test time, not committed: usage `OUTDIR [--write-manifest]`; calls generate(outdir) -> written paths; with
+    --write-manifest writes build_manifest(outdir, written) to `committed`, otherwise every written file must match
+    it and every file it records must have been written. Exit status: 0 ok, 1 mismatch, 64 usage.
 Import it after pins.require_pinned() and reproducible_cpu.pin(): it imports torch lazily, inside redraw().
 """
 import json
@@ -67,4 +71,32 @@ def main(argv, tag, generate, committed):
         if problems:
             return 1
     print(f"{tag} oracle: wrote {len(written)} files under {outdir} in {time.monotonic() - started:.1f} s")
+    return 0
+
+
+def main_regenerated(argv, tag, generate, committed, build_manifest):
+    import pathlib
+    flags = {a for a in argv[1:] if a.startswith("--")}
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    if len(args) != 1 or not flags <= {"--write-manifest"}:
+        print(f"usage: {argv[0]} OUTDIR [--write-manifest]", file=sys.stderr)
+        return 64
+    started = time.monotonic()
+    outdir = pathlib.Path(args[0]).resolve()
+    written = generate(outdir)
+    if "--write-manifest" in flags:
+        committed.parent.mkdir(parents=True, exist_ok=True)
+        committed.write_text(manifest.dumps(build_manifest(outdir, written)))
+        print(f"{tag} oracle: wrote {committed}")
+    else:
+        problems = committed_problems(outdir, written, committed)
+        if committed.is_file():
+            keys = {p.relative_to(outdir).as_posix() for p in written}
+            problems += [f"{key}: in the committed manifest, not written"
+                         for key in sorted(set(json.loads(committed.read_text())["files"]) - keys)]
+        for problem in problems:
+            print(f"{tag} oracle: {problem}", file=sys.stderr)
+        if problems:
+            return 1
+    print(f"{tag} oracle: {len(written)} files under {outdir} in {time.monotonic() - started:.1f} s")
     return 0

@@ -3,7 +3,8 @@
 namespace music3::cli {
 
 const std::vector<Command>& commands() {
-  static const std::vector<Command> table = {depth_command(), tokens_command(), ar_command(), vocode_command()};
+  static const std::vector<Command> table = {depth_command(), tokens_command(), ar_command(), acoustic_command(),
+                                             vocode_command()};
   return table;
 }
 

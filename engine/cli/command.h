@@ -26,5 +26,6 @@ Command depth_command();
 Command tokens_command();
 Command ar_command();
 Command vocode_command();
+Command acoustic_command();
 
 }  // namespace music3::cli
