@@ -41,15 +41,15 @@ void check_layout(const fs::path& root) {
   const nlohmann::json index = read_index(root);
   for (const ComponentSpec& c : kComponents) {
     const std::string name(c.name);
-    const auto entry = index.find(name);
-    if (entry == index.end())
+    const nlohmann::json entry = index.value(name, nlohmann::json());
+    if (entry.is_null())
       throw PipelineRefused(root.string(), name, "index_entry", "modular_model_index.json has no entry for it");
-    if (!entry->is_array() || entry->size() != 3 || !(*entry)[0].is_string() || !(*entry)[1].is_string())
+    if (!entry.is_array() || entry.size() != 3 || !entry[0].is_string() || !entry[1].is_string())
       throw PipelineRefused(root.string(), name, "index_class",
-                            "its index entry is " + entry->dump() + ", expected [library, class, loading spec]");
-    if ((*entry)[0].get<std::string>() != c.library || (*entry)[1].get<std::string>() != c.cls)
+                            "its index entry is " + entry.dump() + ", expected [library, class, loading spec]");
+    if (entry[0].get<std::string>() != c.library || entry[1].get<std::string>() != c.cls)
       throw PipelineRefused(root.string(), name, "index_class",
-                            "the index names " + (*entry)[0].dump() + " " + (*entry)[1].dump() + ", expected \"" +
+                            "the index names " + entry[0].dump() + " " + entry[1].dump() + ", expected \"" +
                                 std::string(c.library) + "\" \"" + std::string(c.cls) + "\"");
     const fs::path dir = root / c.name;
     if (!fs::is_directory(dir))
