@@ -65,6 +65,8 @@ std::vector<RefusalCase> refusal_cases() {
   const std::string index = "modular_model_index.json";
   return {
       {"index_missing", index, "index_unreadable", remove(index)},
+      {"index_malformed", index, "index_unreadable",
+       [index](const MutatedCopy& m) { std::ofstream(m.root() / index) << "{\"_class_name\": "; }},
       {"index_class", index, "index_class", set(index, "_class_name", "StableDiffusionPipeline")},
       {"index_entry", "vocoder", "index_entry",
        [index](const MutatedCopy& m) { m.edit(index, [](nlohmann::json& j) { j.erase("vocoder"); }); }},
