@@ -16,6 +16,7 @@
 #include "engine/io/safetensors.h"
 #include "engine/models/music3/ar/ar_stage.h"
 #include "engine/models/music3/depth/depth_loader.h"
+#include "engine/models/music3/lm/lm_ids.h"
 #include "engine/models/music3/lm/lm_loader.h"
 #include "engine/models/music3/tokenizer/prompt_ids.h"
 
@@ -25,7 +26,8 @@ const char* const kArUsage =
     "usage: music3 ar --checkpoint DIR (--prompt TEXT --lyrics TEXT | --teacher FILE) [--duration S] [--seed S]\n"
     "                 [--device cpu|cuda] [--arm auto|host|device] [--dump FILE] [--threads N] [--json]\n"
     "  DIR holds language_model/, rvq_depth_decoder/ and (for --prompt) tokenizer/.\n"
-    "  --teacher FILE: an LM oracle trace (oracle_bridge/lm golden): its text ids, recorded draws, tokens and codes\n"
+    "  --teacher FILE: an LM oracle golden (oracle_bridge/lm) or a pipeline trace (oracle_bridge/pipeline): its text\n"
+    "  ids, recorded draws, tokens and codes\n"
     "  are replayed and fed back; --duration defaults to the trace's. --dump FILE writes frame_hiddens BF16 [F,8H],\n"
     "  tokens I32 [I] and codes I32 [D,8].\n";
 
@@ -55,13 +57,26 @@ Teacher read_teacher(const std::string& path) {
   t.text_ids = take<int32_t>(f, "text_ids", DType::I32, 2);
   t.tokens = take<int32_t>(f, "tokens", DType::I32, 1);
   t.codes = take<int32_t>(f, "codes", DType::I32, 2);
-  t.lm_draws = take<float>(f, "lm_exp_draws", DType::F32, 2);
+  int64_t draw_rows = 0;
+  if (f.has("lm_exp_draws")) {
+    t.lm_draws = take<float>(f, "lm_exp_draws", DType::F32, 2);
+    t.vocab = f.tensor("lm_exp_draws").shape[1];
+    draw_rows = f.tensor("lm_exp_draws").shape[0];
+  } else {  // a pipeline trace (oracle_bridge/pipeline) holds the draws at the sampled columns only
+    const std::vector<float> sliced = take<float>(f, "lm_exp_draws_sliced", DType::F32, 2);
+    if (f.tensor("lm_exp_draws_sliced").shape[1] != lm::kSampledColumns)
+      throw UsageError("--teacher " + path + ": lm_exp_draws_sliced is not [iterations, 16385]");
+    draw_rows = f.tensor("lm_exp_draws_sliced").shape[0];
+    t.vocab = lm::kMinVocab;
+    t.lm_draws.assign(size_t(draw_rows * t.vocab), 1.0f);
+    for (int64_t it = 0; it < draw_rows; ++it)
+      for (int col = 0; col < lm::kSampledColumns; ++col)
+        t.lm_draws[size_t(it * t.vocab + lm::column_id(col))] = sliced[size_t(it * lm::kSampledColumns + col)];
+  }
   t.depth_draws = take<float>(f, "depth_exp_draws", DType::F32, 3);
   t.prompt = f.tensor("text_ids").shape[1];
-  t.vocab = f.tensor("lm_exp_draws").shape[1];
   t.depth_rows = f.tensor("depth_exp_draws").shape[0];
-  if (f.tensor("text_ids").shape[0] != 2 || f.tensor("codes").shape[1] != 8 ||
-      f.tensor("lm_exp_draws").shape[0] != int64_t(t.tokens.size()) ||
+  if (f.tensor("text_ids").shape[0] != 2 || f.tensor("codes").shape[1] != 8 || draw_rows != int64_t(t.tokens.size()) ||
       f.tensor("codes").shape[0] != t.depth_rows)
     throw UsageError("--teacher " + path + ": text_ids, tokens, codes and draws disagree in shape");
   auto it = f.metadata().find("audio_duration");

@@ -1,0 +1,113 @@
+"""Writes every tiny pipeline and every song's trace of the pipeline oracle, and checks them against the committed
+manifest.
+
+  generate.py OUT_DIR [--write-manifest] [--checkpoints-only]
+
+Contract: OUT_DIR/pipelines/<geometry>/ (pipeline_checkpoint.py: the hub layout, written by upstream's
+save_pretrained) for every geometry of pipeline_geometries.py, and OUT_DIR/traces/<case>.safetensors
+(pipeline_trace.py: the real MiniMaxMusic3ModularPipeline loaded from that folder) for every case; both folders are
+removed first, so nothing stale survives. --checkpoints-only writes the pipelines alone (the embedded default for
+scripts/run). Every written file's sha256, and per safetensors tensor its dtype, shape and sha256, must equal
+oracle_bridge/goldens/pipeline/manifest.json (exit 1 naming every file that differs or is missing): under
+reproducible_cpu's pins the bytes do not depend on the machine, so a regeneration is byte-identical or fails here.
+--write-manifest rewrites the manifest instead (after an intended change), recording the versions, geometries,
+cases, the perturbed parameters per component, per-trace metadata and the producer (provenance, never compared).
+Exit status: 0 ok, 1 mismatch or self-check failure, 2 pin violation, 64 usage.
+"""
+import os
+import pathlib
+import shutil
+import sys
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TQDM_DISABLE"] = "1"
+
+import pins  # noqa: E402
+import reproducible_cpu  # noqa: E402
+
+pins.require_pinned()
+reproducible_cpu.pin()
+
+import warnings  # noqa: E402
+
+from diffusers.utils import logging as diffusers_logging  # noqa: E402
+from transformers.utils import logging as transformers_logging  # noqa: E402
+
+import manifest  # noqa: E402
+import manifest_check  # noqa: E402
+import pipeline_checkpoint  # noqa: E402
+import pipeline_geometries  # noqa: E402
+import pipeline_trace  # noqa: E402
+
+MANIFEST = HERE.parent / "goldens" / "pipeline" / "manifest.json"
+
+
+def generate(outdir, checkpoints_only):
+    outdir = pathlib.Path(outdir).resolve()
+    for sub in ("pipelines", "traces"):
+        shutil.rmtree(outdir / sub, ignore_errors=True)
+    written, perturbed, traces = [], {}, {}
+    for geometry in pipeline_geometries.GEOMETRIES:
+        root, perturbed[geometry] = pipeline_checkpoint.write_pipeline(geometry, outdir / "pipelines" / geometry)
+        written += sorted(p for p in root.rglob("*") if p.is_file())
+    if not checkpoints_only:
+        for name, geometry, *_ in pipeline_geometries.CASES:
+            path, traces[name] = pipeline_trace.write_trace(name, outdir / "pipelines" / geometry,
+                                                            outdir / "traces" / f"{name}.safetensors")
+            written.append(path)
+    return outdir, written, perturbed, traces
+
+
+def build_manifest(outdir, written, perturbed, traces):
+    return {
+        "versions": {p: pins.installed_version(p) for p in ("torch", "diffusers", "transformers", "tokenizers",
+                                                             "safetensors", "numpy")},
+        "producer": reproducible_cpu.describe(),
+        "geometries": pipeline_geometries.GEOMETRIES,
+        "embedded": pipeline_geometries.EMBEDDED,
+        "cases": [list(case) for case in pipeline_geometries.CASES],
+        "perturbed": perturbed,
+        "traces": traces,
+        "files": manifest_check.describe_files(outdir, written),
+    }
+
+
+def main(argv):
+    flags = {a for a in argv[1:] if a.startswith("--")}
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    if len(args) != 1 or not flags <= {"--write-manifest", "--checkpoints-only"}:
+        print(f"usage: {argv[0]} OUT_DIR [--write-manifest] [--checkpoints-only]", file=sys.stderr)
+        return 64
+    if "--write-manifest" in flags and "--checkpoints-only" in flags:
+        print("generate.py: --write-manifest needs the traces too", file=sys.stderr)
+        return 64
+    diffusers_logging.set_verbosity_error()
+    transformers_logging.set_verbosity_error()
+    warnings.filterwarnings("ignore", category=FutureWarning)
+    started = time.monotonic()
+    try:
+        outdir, written, perturbed, traces = generate(args[0], "--checkpoints-only" in flags)
+    except pipeline_trace.TraceSelfCheckError as error:
+        print(f"generate.py: trace self-check failed: {error}", file=sys.stderr)
+        return 1
+    if "--write-manifest" in flags:
+        MANIFEST.parent.mkdir(parents=True, exist_ok=True)
+        MANIFEST.write_text(manifest.dumps(build_manifest(outdir, written, perturbed, traces)))
+        print(f"generate.py: wrote {MANIFEST}")
+    else:
+        prefixes = ("pipelines/",) if "--checkpoints-only" in flags else ("",)
+        problems = manifest_check.differences(outdir, written, MANIFEST, prefixes)
+        for problem in problems:
+            print(f"generate.py: {problem}", file=sys.stderr)
+        if problems:
+            return 1
+    print(f"generate.py: {len(written)} files under {outdir} in {time.monotonic() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,87 @@
+"""What the pipeline oracle generates: tiny complete pipelines (every component of the diffusers hub layout) and
+the songs the real MiniMaxMusic3ModularPipeline sings with them.
+
+Contract: GEOMETRIES maps a name to the constructor arguments of each component (`language_model`: transformers'
+Qwen3Config; `rvq_depth_decoder`, `condition_encoder`, `transformer`, `vocoder`: the diffusers classes;
+`scheduler`: FlowMatchEulerDiscreteScheduler as the hub configures it) and obeys the coupling rules the engine's
+checkpoint reader enforces (depth hidden = LM hidden = condition hidden, 8 codebooks = 8 condition layers,
+condition out = DiT condition_dim, DiT in_channels = vocoder latent_channels (even), prod(upsampling_ratios) =
+output_hop_length = 512, vocoder sampling_rate = output_sampling_rate). Every LM vocabulary is 168,059, the
+smallest that holds every id the pipeline hard-codes. `tiny` is the embedded default (scripts/run).
+CASES lists the songs: (geometry, sampling seed, audio_duration, steps). `w1` songs fit one 200-frame window (2 s:
+50 frames, 172 latents); `w2` songs need two (8.4 s: 210 frames, windows [0,200) and [100,210): the overlap blend,
+the splice and the crop). The prompt and lyrics of a song are a pure function of its seed (prompt_text()).
+"""
+
+ROPE = {"rope_theta": 1_000_000.0, "rope_type": "default"}
+VOCAB = 168_059
+SCHEDULER = {"num_train_timesteps": 1, "shift": 1.0, "invert_sigmas": True}
+
+
+def _lm(hidden, layers, heads, kv_heads, head_dim, intermediate):
+    return dict(vocab_size=VOCAB, hidden_size=hidden, intermediate_size=intermediate, num_hidden_layers=layers,
+                num_attention_heads=heads, num_key_value_heads=kv_heads, head_dim=head_dim,
+                max_position_embeddings=10240, rms_norm_eps=1e-6, rope_parameters=dict(ROPE),
+                tie_word_embeddings=False, hidden_act="silu", attention_bias=False)
+
+
+GEOMETRIES = {
+    # The e2e note's tiny preset (5.4 M parameters, nearly all the LM's embedding and lm_head).
+    "tiny": {
+        "language_model": _lm(16, 2, 2, 1, 8, 32),
+        "rvq_depth_decoder": dict(hidden_size=16, num_layers=1, num_attention_heads=2, intermediate_size=32,
+                                  audio_vocab_size=128, num_codebooks=8, max_position_embeddings=16),
+        "condition_encoder": dict(condition_hidden_dim=16, num_condition_layers=8, out_dim=16),
+        "transformer": dict(in_channels=8, condition_dim=16, num_layers=2, num_attention_heads=2,
+                            attention_head_dim=8, ff_inner_dim=32, rotary_dim=4, fourier_embedding_dim=8),
+        "vocoder": dict(latent_channels=8, decoder_input_dim=8, decoder_hidden_dim=32,
+                        upsampling_ratios=[8, 8, 4, 2], sampling_rate=44100),
+        "scheduler": dict(SCHEDULER),
+    },
+    # Odd widths everywhere the coupling rules allow: 3 query heads over 1 K/V head, depth heads of 8, condition
+    # width 12 != LM width, DiT 3 heads x 4 with rotary 2, 6 latent channels (3 per stream), vocoder 48 -> 3.
+    "odd": {
+        "language_model": _lm(24, 2, 3, 1, 8, 40),
+        "rvq_depth_decoder": dict(hidden_size=24, num_layers=2, num_attention_heads=3, intermediate_size=40,
+                                  audio_vocab_size=96, num_codebooks=8, max_position_embeddings=16),
+        "condition_encoder": dict(condition_hidden_dim=24, num_condition_layers=8, out_dim=12),
+        "transformer": dict(in_channels=6, condition_dim=12, num_layers=2, num_attention_heads=3,
+                            attention_head_dim=4, ff_inner_dim=20, rotary_dim=2, fourier_embedding_dim=6),
+        "vocoder": dict(latent_channels=6, decoder_input_dim=10, decoder_hidden_dim=48,
+                        upsampling_ratios=[8, 8, 4, 2], sampling_rate=44100),
+        "scheduler": dict(SCHEDULER),
+    },
+}
+
+EMBEDDED = "tiny"
+WEIGHTS_SEED = 0
+W1_DURATION, W2_DURATION = 2.0, 8.4
+
+# (name, geometry, seed, audio_duration, num_inference_steps). Three seeds of the one-window song and two of the
+# two-window song on the embedded pipeline, one two-window song on the odd geometry: each seed is another prompt,
+# another token and code path through the AR band and other noise; six songs is what the fixture's time budget
+# (< 2 min of the CPU test run, with the gates) holds, the component gates carry six weight seeds each.
+CASES = [(f"tiny_w1_seed{s}", "tiny", s, W1_DURATION, 30) for s in range(3)] + \
+        [(f"tiny_w2_seed{s}", "tiny", s, W2_DURATION, 12) for s in range(2)] + \
+        [("odd_w2_seed0", "odd", 0, W2_DURATION, 12)]
+
+PROMPTS = [
+    "a bright synth pop song with warm female vocals",
+    "# Night drive\n- **dark** synthwave, 100 bpm\n<|mood melancholic|> • analog    pads\n\n\n",
+    "Café jazz trio, naïve brushed drums\u2028upright bass\r\nsoft *piano*",
+]
+LYRICS = [
+    "[verse]\nhello world\n[chorus]\nsing with me",
+    "[Verse 1] dropped\nneon lights ^ on the road\n[CHORUS][Bridge]  gone\nwe drive [Outro] away",
+    "[intro]\nla la la\n\n[verse]\n12 o'clock, we're late\n[outro]",
+]
+
+
+def prompt_text(seed):
+    """(prompt, lyrics) of the song with this sampling seed."""
+    return PROMPTS[seed % len(PROMPTS)], LYRICS[seed % len(LYRICS)]
+
+
+def sampling_seed(geometry, seed):
+    """Seeds the one torch.Generator the pipeline consumes (LM and depth draws, then every window's noise)."""
+    return 5_000_000 + 1_000 * list(GEOMETRIES).index(geometry) + seed
