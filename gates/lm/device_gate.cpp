@@ -10,6 +10,8 @@
 //  - residency: every forward buffer bf16 (weights, caches, activations), the position
 //    (i32) and the attention's chunk scratch (f32) aux; weights staged once, every tensor
 //    but the embedding table (the merged q|k|v, gate|up and sliced head included);
+//  - non-finite: a final-norm weight made NaN reaches every logit of the device run, and
+//    the loop counts non-finite logits instead of failing silently;
 //  - repeatability: two runs with the engine's own generator give identical tokens, codes
 //    and frame_hiddens (CPU: on 1 and 2 threads).
 #include <gtest/gtest.h>
@@ -17,7 +19,9 @@
 #include <cstring>
 
 #include "engine/core/dtype.h"
+#include "engine/models/music3/depth/depth_loader.h"
 #include "engine/models/music3/lm/lm_ids.h"
+#include "engine/models/music3/lm/lm_loader.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
 #include "gates/lib/near_tie.h"
@@ -100,6 +104,22 @@ TEST(LmDevice, ResidentDtypesAndStagingOnce) {
   EXPECT_EQ(ins.staged_bytes, want);
   const bool ok = ins.resident_dtypes == dtype_bit(DType::BF16) && ins.staging_count == 1;
   record("lm.residency", c.name(), "resident_dtypes.bf16_only", ok, 1, BoundKind::Lower);
+}
+
+TEST(LmDevice, NonFiniteLogitsAreCounted) {
+  const LmCase c{"odd", 0};
+  const LmGolden g = read_lm_golden(c);
+  const std::string dir = lm_checkpoint_dir(c);
+  lm::LmWeights w = lm::load_lm_checkpoint(dir + "/language_model");
+  w.norm.mutable_ptr()[0] = bf16{0x7FC0};  // NaN: every final hidden row, so every logit, is NaN
+  ar::ArStage stage(std::move(w), depth::load_depth_checkpoint(dir + "/rvq_depth_decoder"), gate_queue(),
+                    runtime::ArmRequest::Device);
+  ar::ArOptions o;
+  o.max_frames = g.max_frames;
+  const ar::ArResult r = stage.run(g.text_ids.data(), int(g.prompt), o);
+  EXPECT_GE(r.nonfinite_logits, uint32_t(2 * lm::kSampledColumns)) << "the first iteration's two rows";
+  record("lm.device", c.name(), "nonfinite.counted", r.nonfinite_logits >= uint32_t(2 * lm::kSampledColumns), 1,
+         BoundKind::Lower);
 }
 
 TEST(LmDevice, OwnGeneratorIsRepeatable) {
