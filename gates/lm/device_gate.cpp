@@ -7,6 +7,8 @@
 //    lm_device_bounds.h); every sampled token equal up to a shared near-tie; no non-finite logit;
 //  - reachability: the device arm's forward counter equals 1 (prefill) + the decode steps,
 //    the host arm's stays 0;
+//  - declared ops (own generator, so the depth stage draws on the device): the ops the stage ran on the device are exactly those the LM and depth
+//    device arms declare (ops(), what the selector checks providers for), each LM op run;
 //  - residency: every forward buffer bf16 (weights, caches, activations), the position
 //    (i32) and the attention's chunk scratch (f32) aux; weights staged once, every tensor
 //    but the embedding table (the merged q|k|v, gate|up and sliced head included);
@@ -17,9 +19,14 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <set>
+#include <string>
 
 #include "engine/core/dtype.h"
+#include "engine/models/music3/depth/depth_device_arm.h"
 #include "engine/models/music3/depth/depth_loader.h"
+#include "engine/models/music3/lm/lm_device_arm.h"
+#include "engine/ops/registry.h"
 #include "engine/models/music3/lm/lm_ids.h"
 #include "engine/models/music3/lm/lm_loader.h"
 #include "gates/lib/gate_env.h"
@@ -79,6 +86,21 @@ TEST(LmDevice, BandAgainstTheHostArmAndReachability) {
     record("lm.reachability", c.name(), "lm_forwards.device_forwards",
            double(dev.lm_instruments.device_forwards), double(1 + decode_steps), BoundKind::Lower);
   }
+}
+
+TEST(LmDevice, DeclaredOpsAreTheOpsThatRan) {
+  const LmCase c{"odd", 1};
+  const LmGolden g = read_lm_golden(c);
+  ops::registry().reset_usage();
+  run_lm_case(c, g, gate_queue(), {runtime::ArmRequest::Device, /*replay*/ false, /*teacher*/ false, 5});
+  std::set<std::string> ran, declared, lm_declared;
+  for (const auto& u : ops::registry().usage())
+    if (u.device == gate_device() && u.calls > 0) ran.insert(ops::op_name(u.op));
+  for (ops::OpId op : lm::LmDeviceArm::ops()) declared.insert(ops::op_name(op)), lm_declared.insert(ops::op_name(op));
+  for (ops::OpId op : depth::DepthDeviceArm::ops()) declared.insert(ops::op_name(op));
+  EXPECT_EQ(ran, declared);
+  for (const auto& op : lm_declared) EXPECT_TRUE(ran.count(op)) << op << " declared by the LM device arm, never run";
+  record("lm.reachability", c.name(), "declared_ops.equal_ran", ran == declared, 1, BoundKind::Lower);
 }
 
 TEST(LmDevice, ResidentDtypesAndStagingOnce) {
