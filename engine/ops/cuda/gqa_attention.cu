@@ -9,14 +9,16 @@
 //    in increasing p; (m, l, acc) go to scratch. Chunks past the prefix exit at once;
 //    combine: one block per (b, head) over the prefix's chunks c: M = max m_c, w_c =
 //    expf(m_c - M), L = sum w_c l_c, out_d = bf16( (sum w_c acc_c,d) * (1 / L) ), c increasing;
-//  - prefill (T > 1 tokens): one block per (row, query head) over its causal prefix with
-//    attention_decode.cu's arithmetic (one chunk: scores in shared memory, one thread's
-//    serial softmax, one thread per d for P.V).
+//  - prefill (T > 1 tokens): one block per (row, query head) over its causal prefix, one
+//    chunk: scores in shared memory (a warp per position), the max and l = sum e_p by the
+//    block's fixed reduction trees (block_reduce.cuh), bf16(e_p), one thread per d for P.V
+//    in increasing p.
 // Rows whose position is past the cache are skipped (lm_ops.h).
 #include <stdexcept>
 #include <string>
 
 #include "engine/core/bf16.h"
+#include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/lm_ops.h"
@@ -133,7 +135,7 @@ __global__ void __launch_bounds__(kThreads)
     prefill_kernel(const bf16* __restrict__ qkv, const bf16* __restrict__ k_cache, const bf16* __restrict__ v_cache,
                    const int32_t* __restrict__ pos, bf16* __restrict__ out, Geometry g, float scale) {
   extern __shared__ float prob[];  // [Tmax]
-  __shared__ float inv_sum;
+  __shared__ float scratch[32];
   const int64_t r = blockIdx.x / g.heads, h = blockIdx.x % g.heads, b = r % g.batch;
   const int64_t length = int64_t{pos[0]} + r / g.batch + 1;
   if (length > g.tmax) return;
@@ -149,18 +151,17 @@ __global__ void __launch_bounds__(kThreads)
     if (lane == 0) prob[p] = s * scale;
   }
   __syncthreads();
-  if (threadIdx.x == 0) {
-    float m = prob[0];
-    for (int64_t p = 1; p < length; ++p) m = fmaxf(m, prob[p]);
-    float l = 0.0f;
-    for (int64_t p = 0; p < length; ++p) {
-      const float e = expf(prob[p] - m);
-      l += e;
-      prob[p] = round_bf16(e);
-    }
-    inv_sum = 1.0f / l;
+  float m = -INFINITY;
+  for (int64_t p = threadIdx.x; p < length; p += kThreads) m = fmaxf(m, prob[p]);
+  m = block_reduce(m, -INFINITY, scratch, MaxOp{});
+  float l = 0.0f;
+  for (int64_t p = threadIdx.x; p < length; p += kThreads) {
+    const float e = expf(prob[p] - m);
+    l += e;
+    prob[p] = round_bf16(e);
   }
-  __syncthreads();
+  l = block_reduce(l, 0.0f, scratch, SumOp{});  // its barriers also publish prob[]
+  const float inv_sum = 1.0f / l;
   for (int64_t d = threadIdx.x; d < g.dim; d += kThreads) {
     float acc = 0.0f;
     for (int64_t p = 0; p < length; ++p) acc = __fmaf_rn(prob[p], to_f32(vrows[p * g.kv_width + d]), acc);
