@@ -58,9 +58,8 @@ Tensor LmDeviceArm::sequence_buffer(DType dt, Shape shape, bool forward_buffer) 
 }
 
 void LmDeviceArm::upload_position(int pos) {
-  const int32_t p = pos;
-  q_.backend->copy(pos_dev_.data, &p, sizeof p, CopyKind::HostToDevice, q_.stream);
-  q_.synchronize();  // p leaves scope
+  pos_host_ = pos;  // a member: the copy may still read it after this returns (it is ordered on the stream)
+  q_.backend->copy(pos_dev_.data, &pos_host_, sizeof pos_host_, CopyKind::HostToDevice, q_.stream);
 }
 
 void LmDeviceArm::forward(int T) {
