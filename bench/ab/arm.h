@@ -10,6 +10,10 @@
 //   vocoder:ARM:DEVICE[:GEOMETRY[:LATENTS]]   this binary's vocoder, one window per frame (vocoder_in_process_arm.h)
 //   vocoder-peer:VARIANT:DEVICE[:GEOMETRY[:LATENTS]]  bench/vocoder/torch_vocoder_peer.py --serve, VARIANT
 //                                      upstream|folded (the diffusers vocoder, a PyTorch reference, not gated)
+//   lm:ARM:DEVICE[:GEOMETRY[:KV]]      this binary's LM, one step (decode + sliced head) per frame
+//                                      (lm_in_process_arm.h; GEOMETRY full|small, KV default 300)
+//   lm-peer:VARIANT:DEVICE[:GEOMETRY[:KV]]  bench/lm/torch_lm_peer.py --serve, VARIANT upstream|static_graph
+//                                      (a PyTorch reference, not gated)
 // Contract: make_arm() throws std::invalid_argument naming the spec and what is wrong;
 // gated_binary() is the path of the binary whose gates decide whether a verdict may be
 // given (empty for a reference peer, which has no gates of ours).

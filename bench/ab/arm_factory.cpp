@@ -8,6 +8,7 @@
 
 #include "bench/ab/arm.h"
 #include "bench/ab/in_process_arm.h"
+#include "bench/ab/lm_in_process_arm.h"
 #include "bench/ab/music3_cli_arm.h"
 #include "bench/ab/peer_process.h"
 #include "bench/ab/vocoder_in_process_arm.h"
@@ -26,8 +27,9 @@ std::vector<std::string> split(const std::string& s, char sep) {
 [[noreturn]] void bad(const std::string& spec, const std::string& why) {
   throw std::invalid_argument("arm '" + spec + "': " + why +
                               " (expected depth:ARM:DEVICE[:GEOMETRY], peer:VARIANT:DEVICE[:GEOMETRY], cmd:COMMAND, "
-                              "music3:PATH:ARM:DEVICE[:GEOMETRY], vocoder:ARM:DEVICE[:GEOMETRY[:LATENTS]] or "
-                              "vocoder-peer:VARIANT:DEVICE[:GEOMETRY[:LATENTS]])");
+                              "music3:PATH:ARM:DEVICE[:GEOMETRY], vocoder:ARM:DEVICE[:GEOMETRY[:LATENTS]], "
+                              "vocoder-peer:VARIANT:DEVICE[:GEOMETRY[:LATENTS]], lm:ARM:DEVICE[:GEOMETRY[:KV]] or "
+                              "lm-peer:VARIANT:DEVICE[:GEOMETRY[:KV]])");
 }
 
 }  // namespace
@@ -58,6 +60,25 @@ std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx) {
     const std::string command = tools::shell_quote(ctx.python) + " " + tools::shell_quote(script) + " --serve --variant " +
                                 tools::shell_quote(f[0]) + " --device " + tools::shell_quote(f[1]) + " --geometry " +
                                 tools::shell_quote(f.size() == 3 ? f[2] : "full") + " --seed " + std::to_string(ctx.seed);
+    return std::make_unique<PeerArm>(spec, command, script, ctx.peer_timeout_s);
+  }
+  if (kind == "lm" || kind == "lm-peer") {
+    if (f.size() < 2 || f.size() > 4) bad(spec, kind + " takes ARM:DEVICE[:GEOMETRY[:KV]]");
+    const std::string geometry = f.size() >= 3 ? f[2] : "full";
+    int kv = 300;
+    if (f.size() == 4) {
+      try {
+        kv = std::stoi(f[3]);
+      } catch (const std::exception&) {
+        bad(spec, "KV '" + f[3] + "' is not an integer");
+      }
+    }
+    if (kind == "lm") return std::make_unique<InProcessLmArm>(spec, f[0], f[1], geometry, kv, ctx);
+    const std::string script = ctx.source_dir + "/bench/lm/torch_lm_peer.py";
+    const std::string command = tools::shell_quote(ctx.python) + " " + tools::shell_quote(script) +
+                                " --serve --variants " + tools::shell_quote(f[0]) + " --device " +
+                                tools::shell_quote(f[1]) + " --geometry " + tools::shell_quote(geometry) + " --kv " +
+                                std::to_string(kv) + " --seed " + std::to_string(ctx.seed);
     return std::make_unique<PeerArm>(spec, command, script, ctx.peer_timeout_s);
   }
   if (kind == "vocoder" || kind == "vocoder-peer") {

@@ -16,7 +16,10 @@ measured in the same process (bytes read + written / time of a 2 GiB copy).
 
   torch_lm_peer.py [--geometry full|tiny] [--device cuda|cpu] [--kv 300,2000] [--steps 50] [--warmup 10]
                    [--variants upstream,static_graph] [--seed 0]
-Prints one JSON object. Exit 0; 2 on bad arguments or a missing dependency. A variant that fails (e.g. graph
+Prints one JSON object.
+  --serve (one variant, one kv): the A/B runner's line protocol (bench/ab/peer_process.h): one {"ready": true, ...}
+  line, then for each {"warmup": W, "frames": N} line one {"ms": [...]} line: the variant prefilled again to kv
+  (untimed), W untimed and N timed steps. Exit 0; 2 on bad arguments or a missing dependency. A variant that fails (e.g. graph
 capture refused by the installed transformers) is reported with its error, never silently skipped.
 """
 import argparse
@@ -154,11 +157,32 @@ def main():
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--variants", default="upstream,static_graph")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--serve", action="store_true")
     args = ap.parse_args()
     if args.device == "cuda" and not torch.cuda.is_available():
         print(json.dumps({"error": "torch_lm_peer: no CUDA device"}))
         return 2
+    variants = {"upstream": upstream, "static_graph": static_graph}
+    if args.serve and ("," in args.variants or "," in args.kv or args.variants not in variants):
+        print(json.dumps({"error": "torch_lm_peer: --serve takes one variant (upstream|static_graph) and one --kv"}))
+        return 2
     model, cfg = build(args.geometry, args.device, args.seed)
+    if args.serve:
+        kv = int(args.kv)
+        print(json.dumps({"ready": True, "variant": args.variants, "geometry": args.geometry, "device": args.device,
+                          "kv": kv, "batch": 2, "torch": torch.__version__,
+                          "transformers": transformers.__version__}), flush=True)
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                request = json.loads(line)
+                ms, _ = variants[args.variants](model, cfg, kv, int(request["frames"]), int(request["warmup"]),
+                                                args.device)
+                print(json.dumps({"ms": ms}), flush=True)
+            except Exception as error:  # the runner names the peer and the error
+                print(json.dumps({"error": f"{type(error).__name__}: {error}"}), flush=True)
+        return 0
     ceiling = copy_ceiling(args.device)
     report = {"geometry": args.geometry, "device": args.device, "batch": 2, "torch": torch.__version__,
               "transformers": transformers.__version__,
@@ -168,7 +192,7 @@ def main():
         for kv in (int(k) for k in args.kv.split(",")):
             run = {"variant": variant, "kv": kv}
             try:
-                ms, nbytes = {"upstream": upstream, "static_graph": static_graph}[variant](
+                ms, nbytes = variants[variant](
                     model, cfg, kv, args.steps, args.warmup, args.device)
                 median = statistics.median(ms)
                 run.update(ms=ms, median_ms=median, step_bytes=nbytes, tb_s=nbytes / (median * 1e-3) / 1e12)

@@ -11,6 +11,7 @@
 
 #include "engine/cli/args.h"
 #include "engine/cli/device_flags.h"
+#include "engine/core/dtype.h"
 #include "engine/core/exit_code.h"
 #include "engine/core/queue.h"
 #include "engine/io/safetensors.h"
@@ -175,6 +176,15 @@ int run_ar_command(const std::vector<std::string>& argv) {
   out["frames_per_second"] = wall > 0 ? double(r.frames) / wall : 0.0;
   out["nonfinite_logits"] = r.nonfinite_logits;
   out["lm_forwards"] = stage.lm_instruments().host_forwards + stage.lm_instruments().device_forwards;
+  const auto& lm_ins = stage.lm_instruments();
+  out["lm_instruments"] = {{"host_forwards", lm_ins.host_forwards},
+                           {"device_forwards", lm_ins.device_forwards},
+                           {"staging_count", lm_ins.staging_count},
+                           {"staging_ms", lm_ins.staging_ms},
+                           {"staged_bytes", lm_ins.staged_bytes},
+                           {"resident_dtypes", dtype_mask_names(lm_ins.resident_dtypes)},
+                           {"aux_dtypes", dtype_mask_names(lm_ins.aux_dtypes)},
+                           {"pool_backend_allocs", lm_ins.pool_backend_allocs}};
   if (auto path = a.get("--dump")) {
     const int64_t H = stage.lm_config().hidden, D = int64_t(r.codes.size()) / 8;
     io::write_safetensors(*path, {{"frame_hiddens", DType::BF16, {r.frames, 8 * H}, r.frame_hiddens.data(),

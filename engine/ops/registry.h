@@ -51,6 +51,9 @@ enum class OpId : uint8_t {
   ConvTranspose1d,
   Snake,
   Tanh,
+  HeadRmsNorm,
+  Rope,
+  GqaAttention,
   kCount
 };
 std::string op_name(OpId op);

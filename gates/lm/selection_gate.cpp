@@ -1,8 +1,9 @@
 // Gate lm.selection: the language model's arm selection, driven from a CPU-only machine
 // through fabricated queues. A CPU queue (Auto or Host) runs the host arm and stages
-// nothing; every non-CPU device type the enum knows, and a Device request on a CPU queue,
-// is refused with ArmRefused naming the device (this build has no LM device arm; a quiet
-// fall-back to the host arm is the defect); a null slot throws.
+// nothing; a Device request on a CPU queue stages the device arm once (CPU providers);
+// a CUDA queue on a machine with a GPU stages the device arm; every other device type the
+// enum knows (fabricated: no backend, no providers) is refused with ArmRefused naming the
+// device (a quiet fall-back to the host arm is the defect); a null slot throws.
 #include <gtest/gtest.h>
 
 #include "engine/models/music3/lm/lm_loader.h"
@@ -34,17 +35,39 @@ TEST(LmSelection, CpuQueueRunsTheHostArmAndStagesNothing) {
   }
 }
 
-TEST(LmSelection, EveryOtherDeviceIsRefusedByName) {
+TEST(LmSelection, DeviceRequestOnACpuQueueStagesTheDeviceArm) {
+  runtime::ArmInstruments ins;
+  std::unique_ptr<lm::LmArm> slot;
+  const auto out = lm::select_lm_arm(cpu_queue(), runtime::ArmRequest::Device, weights(), ins, &slot);
+  ASSERT_TRUE(slot);
+  EXPECT_EQ(slot->kind(), runtime::ArmKind::Device);
+  EXPECT_EQ(out.arm, runtime::ArmKind::Device);
+  EXPECT_EQ(ins.staging_count, 1u);
+  EXPECT_GT(ins.staged_bytes, 0u);
+  record("lm.selection", "device", "cpu.device_staged_once", slot->kind() == runtime::ArmKind::Device &&
+         ins.staging_count == 1, 1, BoundKind::Lower);
+}
+
+TEST(LmSelection, EveryOtherDeviceIsStagedOrRefusedByName) {
   int tried = 0, refused = 0;
   for (DeviceType t : all_device_types()) {
     if (t == DeviceType::CPU) continue;
+    if (t == DeviceType::CUDA && cuda_device_available()) {
+      runtime::ArmInstruments ins;
+      std::unique_ptr<lm::LmArm> slot;
+      lm::select_lm_arm(cuda_queue(), runtime::ArmRequest::Auto, weights(), ins, &slot);
+      ASSERT_TRUE(slot);
+      EXPECT_EQ(slot->kind(), runtime::ArmKind::Device);
+      EXPECT_EQ(ins.staging_count, 1u);
+      continue;
+    }
     ++tried;
-    const Queue q = (t == DeviceType::CUDA && cuda_device_available()) ? cuda_queue() : fabricated_queue(t);
+    const Queue q = fabricated_queue(t);
     runtime::ArmInstruments ins;
     std::unique_ptr<lm::LmArm> slot;
     try {
       lm::select_lm_arm(q, runtime::ArmRequest::Auto, weights(), ins, &slot);
-      ADD_FAILURE() << device_type_name(t) << ": selected an arm without a device arm (quiet fall-back)";
+      ADD_FAILURE() << device_type_name(t) << ": selected an arm on a device without providers (quiet fall-back)";
     } catch (const runtime::ArmRefused& e) {
       EXPECT_NE(std::string(e.what()).find("'" + device_type_name(t) + "'"), std::string::npos) << e.what();
       EXPECT_EQ(e.device, t);
@@ -55,9 +78,6 @@ TEST(LmSelection, EveryOtherDeviceIsRefusedByName) {
   EXPECT_EQ(refused, tried);
   record("lm.selection", "all", "devices.refused_of_tried", double(refused) / tried, 1, BoundKind::Lower);
   runtime::ArmInstruments ins;
-  std::unique_ptr<lm::LmArm> slot;
-  EXPECT_THROW(lm::select_lm_arm(cpu_queue(), runtime::ArmRequest::Device, weights(), ins, &slot),
-               runtime::ArmRefused);
   EXPECT_THROW(lm::select_lm_arm(cpu_queue(), runtime::ArmRequest::Auto, weights(), ins, nullptr),
                std::invalid_argument);
 }

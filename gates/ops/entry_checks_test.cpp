@@ -10,6 +10,7 @@
 
 #include "engine/core/bf16.h"
 #include "engine/ops/ops.h"
+#include "engine/ops/lm_ops.h"
 #include "engine/ops/vocoder_ops.h"
 #include "engine/ops/registry.h"
 
@@ -226,7 +227,17 @@ TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
                               t(DType::BF16, {2, 24, 10}), t(DType::BF16, {2, 3, 40}), 4, 2});
        }},
       {"snake", [&] { snake(q, t(DType::BF16, {2, 4, 10}), t(DType::BF16, {4}), t(DType::BF16, {2, 4, 10})); }},
-      {"tanh", [&] { tanh(q, t(DType::BF16, {2, 4, 10}), t(DType::BF16, {2, 4, 10})); }}};
+      {"tanh", [&] { tanh(q, t(DType::BF16, {2, 4, 10}), t(DType::BF16, {2, 4, 10})); }},
+      {"head_rms_norm", [&] { head_rms_norm(q, t(DType::BF16, {2, 64}), t(DType::BF16, {16}), 0, 2, 1e-6f); }},
+      {"rope",
+       [&] {
+         rope(q, t(DType::BF16, {2, 64}), t(DType::BF16, {8, 16}), t(DType::BF16, {8, 16}), t(DType::I32, {1}), 3, 2);
+       }},
+      {"gqa_attention",
+       [&] {
+         gqa_attention(q, {t(DType::BF16, {2, 64}), t(DType::BF16, {2, 4, 16}), t(DType::BF16, {2, 4, 16}),
+                           t(DType::I32, {1}), t(DType::BF16, {2, 32}), t(DType::F32, {4, 1, 18}), 2, 1, 0.25f});
+       }}};
   ASSERT_EQ(calls.size(), static_cast<size_t>(OpId::kCount));
   for (const auto& [op, call] : calls) {
     try {

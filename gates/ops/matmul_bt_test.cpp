@@ -65,8 +65,8 @@ void expect_close_to_reference(const std::vector<bf16>& got, const std::vector<b
 }
 
 TEST(MatmulBT, MatchesF64ReferenceOnGemvAndGemmShapes) {
-  const Dims shapes[] = {{2, 512, 4096}, {1, 300, 1000}, {3, 129, 100}, {4, 64, 6144},
-                         {7, 129, 100},  {16, 64, 6144}, {17, 96, 256}, {64, 80, 520}};
+  const Dims shapes[] = {{2, 512, 4096}, {1, 300, 1000}, {3, 129, 100}, {4, 64, 6144}, {7, 129, 100},
+                         {16, 64, 6144}, {17, 96, 256},  {64, 80, 520}, {2, 96, 12288}, {1, 40, 10240}};
   uint64_t seed = 1;
   for (const Dims d : shapes) {
     const auto a = normal_bf16(d.m * d.k, seed++, 1.0);
@@ -85,6 +85,11 @@ TEST(MatmulBT, UnalignedOperandsTakeTheScalarPathAndAgree) {
   const auto skewed = run(provider_queue(0), a, b, d, 1);
   expect_close_to_reference(aligned, ref, "aligned");
   expect_close_to_reference(skewed, ref, "skewed by one element");
+  // The LM's down projection (K = 12288, two rows): the vector path and the scalar path sum in one order.
+  const Dims wide{2, 40, 12288};
+  const auto wa = normal_bf16(wide.m * wide.k, 23, 1.0);
+  const auto wb = normal_bf16(wide.n * wide.k, 24, 0.02);
+  EXPECT_EQ(bits(run(provider_queue(0), wa, wb, wide, 0)), bits(run(provider_queue(0), wa, wb, wide, 1)));
 }
 
 TEST(MatmulBT, BitsDoNotDependOnThreadsOrMOnTheCpu) {

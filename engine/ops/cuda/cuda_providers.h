@@ -25,5 +25,8 @@ void conv1d_cuda(const Queue& q, const void* args);
 void conv_transpose1d_cuda(const Queue& q, const void* args);
 void snake_cuda(const Queue& q, const void* args);
 void tanh_cuda(const Queue& q, const void* args);
+void head_rms_norm_cuda(const Queue& q, const void* args);
+void rope_cuda(const Queue& q, const void* args);
+void gqa_attention_cuda(const Queue& q, const void* args);
 
 }  // namespace music3::ops

@@ -10,7 +10,7 @@
 //      rounds as a multiply then an add would);
 //   2. within a warp: a butterfly pairing lanes at distance 1, 2, 4, 8, 16;
 //   3. over the warps: warp 0's sum, then + warp 1, ..., + warp 7, in f32.
-// Fast path (K % 8 == 0, K <= kFastMaxK, 16-byte aligned operands): a persistent grid
+// Fast path (K % 8 == 0, K <= kFastMaxK, or kFastMaxKNarrow for M <= 2, 16-byte aligned operands): a persistent grid
 // (multiprocessors x resident blocks) of 8-warp blocks; block b owns the contiguous
 // weight rows [b N / G, (b + 1) N / G) and the activation rows [R y, R y + R)
 // (y = blockIdx.y), held in registers as f32 for the lane's chunks (j < J). Weight rows
@@ -36,8 +36,10 @@ namespace music3::ops::gemv {
 constexpr int kWarps = 8;                // warps of a fast block, splitting K
 constexpr int kThreads = kWarps * 32;
 constexpr int kChunk = 8;                // bf16 values per 16-byte chunk
-constexpr int kMaxJ = 4;                 // chunks per lane
-constexpr int64_t kFastMaxK = int64_t{kMaxJ} * kWarps * 32 * kChunk;  // 8192
+constexpr int kMaxJ = 4;                 // chunks per lane at R = 4 activation rows
+constexpr int kMaxJNarrow = 6;           // chunks per lane at R <= 2 (the LM's down projection, K = 12288)
+constexpr int64_t kFastMaxK = int64_t{kMaxJ} * kWarps * 32 * kChunk;              // 8192
+constexpr int64_t kFastMaxKNarrow = int64_t{kMaxJNarrow} * kWarps * 32 * kChunk;  // 12288
 
 __device__ __forceinline__ void unpack_bf16x8(const uint4& v, float (&f)[8]) {
   const uint32_t w[4] = {v.x, v.y, v.z, v.w};
@@ -279,11 +281,17 @@ void launch_fast(const char* op, const Src& src, const bf16* w, bf16* out, int r
 template <int R, class Src>
 void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
                    cudaStream_t stream) {
-  switch ((k / kChunk + kThreads - 1) / kThreads) {
+  const int64_t j = (k / kChunk + kThreads - 1) / kThreads;
+  switch (j) {
     case 1: return launch_fast<R, 1>(op, src, w, out, rows, n, k, stream);
     case 2: return launch_fast<R, 2>(op, src, w, out, rows, n, k, stream);
     case 3: return launch_fast<R, 3>(op, src, w, out, rows, n, k, stream);
-    default: return launch_fast<R, 4>(op, src, w, out, rows, n, k, stream);
+    case 4: return launch_fast<R, 4>(op, src, w, out, rows, n, k, stream);
+    default: break;
+  }
+  if constexpr (R <= 2) {
+    if (j == 5) return launch_fast<R, 5>(op, src, w, out, rows, n, k, stream);
+    return launch_fast<R, 6>(op, src, w, out, rows, n, k, stream);
   }
 }
 
@@ -301,7 +309,7 @@ void launch_fallback(const char* op, const Src& src, const bf16* w, bf16* out, i
 template <class Src>
 void gemv_bt(const char* op, const Src& src, bool src_vectorizable, const bf16* w, bf16* out, int rows, int64_t n,
              int64_t k, cudaStream_t stream) {
-  const bool fast = src_vectorizable && k % kChunk == 0 && k <= kFastMaxK && aligned16(w);
+  const bool fast = src_vectorizable && k % kChunk == 0 && k <= (rows <= 2 ? kFastMaxKNarrow : kFastMaxK) && aligned16(w);
   if (fast) {
     if (rows == 1) return launch_fast_r<1>(op, src, w, out, rows, n, k, stream);
     if (rows == 2) return launch_fast_r<2>(op, src, w, out, rows, n, k, stream);

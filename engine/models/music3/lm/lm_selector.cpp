@@ -1,22 +1,20 @@
 #include "engine/models/music3/lm/lm_selector.h"
 
-#include <stdexcept>
-
+#include "engine/models/music3/lm/lm_device_arm.h"
 #include "engine/models/music3/lm/lm_host_arm.h"
+#include "engine/runtime/arm_selector.h"
+#include "engine/runtime/device_pools.h"
 
 namespace music3::lm {
 
 runtime::SelectionOutcome select_lm_arm(const Queue& q, runtime::ArmRequest request, const LmWeights& weights,
                                         runtime::ArmInstruments& instruments, std::unique_ptr<LmArm>* slot) {
-  if (!slot) throw std::invalid_argument("lm: null arm slot");
-  if (q.device != DeviceType::CPU || request == runtime::ArmRequest::Device)
-    throw runtime::ArmRefused("lm", q.device, "this build has no language-model device arm; run it on a CPU queue "
-                                              "with the host arm");
-  *slot = std::make_unique<LmHostArm>(weights, q.threads, instruments);
-  runtime::SelectionOutcome out;
-  out.arm = runtime::ArmKind::Host;
-  out.device = device_type_name(q.device);
-  return out;
+  DevicePool* pool = q.backend ? runtime::shared_device_pool(q) : nullptr;
+  runtime::ArmChoices<LmArm> choices;
+  choices.device_ops = LmDeviceArm::ops();
+  choices.host = [&] { return std::make_unique<LmHostArm>(weights, q.threads, instruments); };
+  choices.device = [&] { return std::make_unique<LmDeviceArm>(weights, q, *pool, instruments); };
+  return runtime::select_arm<LmArm>("lm", q, request, pool, choices, instruments, slot, /*release_host=*/false);
 }
 
 }  // namespace music3::lm

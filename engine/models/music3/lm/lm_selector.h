@@ -1,8 +1,10 @@
-// The language model's arm under the runtime's selection rule: a CPU queue with
-// request Auto or Host runs the host arm; every other queue or a Device request is
-// refused with ArmRefused naming the device (this build has no LM device arm, so there
-// is nothing to stage); never a quiet fall-back. A null slot throws
-// std::invalid_argument. Thread-safety: as the arm's constructor.
+// The language model's arm under the runtime's selection rule (runtime/arm_selector.h):
+// a CPU queue with request Auto or Host runs the host arm; a Device request on a CPU
+// queue, or any other queue, stages the device arm (LmDeviceArm) onto the queue's
+// device from its shared pool, or is refused with ArmRefused naming the device (no
+// backend or pool, or no provider for one of LmDeviceArm::ops()); never a quiet
+// fall-back. A null slot throws std::invalid_argument. Thread-safety: as the arms'
+// constructors.
 #pragma once
 #include <memory>
 

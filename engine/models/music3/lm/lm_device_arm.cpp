@@ -1,0 +1,179 @@
+#include "engine/models/music3/lm/lm_device_arm.h"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "engine/models/music3/lm/lm_host_math.h"
+#include "engine/models/music3/lm/lm_ids.h"
+#include "engine/ops/lm_ops.h"
+#include "engine/ops/ops.h"
+
+namespace music3::lm {
+
+namespace {
+size_t sz(int64_t v) { return static_cast<size_t>(v); }
+Tensor rows(const Tensor& t, int64_t first, int64_t count) { return runtime::row_range(t, first, count); }
+
+// Every op forward() and head() call.
+constexpr ops::OpId kOps[] = {ops::OpId::RmsNorm,      ops::OpId::MatmulBT,   ops::OpId::HeadRmsNorm,
+                              ops::OpId::Rope,         ops::OpId::GqaAttention, ops::OpId::AddRmsNorm,
+                              ops::OpId::SiluAndMul};
+}  // namespace
+
+std::span<const ops::OpId> LmDeviceArm::ops() { return kOps; }
+
+LmDeviceArm::LmDeviceArm(const LmWeights& w, const Queue& q, DevicePool& pool, runtime::ArmInstruments& ins)
+    : cfg_(w.cfg), q_(q), pool_(pool), ins_(ins), held_(q, pool, ins), head_graph_(q, 1) {
+  for (const auto& L : w.layers) {
+    Layer d;
+    d.in_norm = held_.stage(L.input_norm);
+    d.post_norm = held_.stage(L.post_norm);
+    d.q_norm = held_.stage(L.q_norm);
+    d.k_norm = held_.stage(L.k_norm);
+    // Merged [(nH + 2 nKV) D, H] = q_proj | k_proj | v_proj, row blocks in that order.
+    d.wqkv = held_.stage_rows({&L.wq, &L.wk, &L.wv});
+    d.wo = held_.stage(L.wo);
+    // Merged [2I, H] = gate_proj | up_proj.
+    d.w_gate_up = held_.stage_rows({&L.w_gate, &L.w_up});
+    d.w_down = held_.stage(L.w_down);
+    layers_.push_back(d);
+  }
+  norm_ = held_.stage(w.norm);
+  // The sliced head [16385, H]: column 0 is <|audio_end|>, column 1 + j is code j (lm_ids.h).
+  head_w_ = held_.stage_rows({&w.head_eos, &w.head_codes});
+  head_in_ = held_.resident(DType::BF16, {2, cfg_.hidden}, true);
+  logits_ = held_.resident(DType::BF16, {2, kSampledColumns}, true);
+  q_.synchronize();
+  held_.note_pool_stats();
+}
+
+Tensor LmDeviceArm::sequence_buffer(DType dt, Shape shape, bool forward_buffer) {
+  Tensor t{nullptr, dt, shape, q_.device};
+  seq_.push_back(pool_.acquire(t.bytes()));
+  t.data = seq_.back().data();
+  (forward_buffer ? ins_.resident_dtypes : ins_.aux_dtypes) |= dtype_bit(dt);
+  return t;
+}
+
+void LmDeviceArm::upload_position(int pos) {
+  pos_host_ = pos;  // a member: the copy may still read it after this returns (it is ordered on the stream)
+  q_.backend->copy(pos_dev_.data, &pos_host_, sizeof pos_host_, CopyKind::HostToDevice, q_.stream);
+}
+
+void LmDeviceArm::forward(int T) {
+  const int64_t M = 2 * int64_t(T), KV = cfg_.kv_width();
+  const float scale = 1.0f / std::sqrt(static_cast<float>(cfg_.head_dim));
+  const Tensor h = rows(h_, 0, M), a = rows(a_, 0, M), qkv = rows(qkv_, 0, M), attn = rows(attn_, 0, M);
+  const Tensor o = rows(o_, 0, M), gu = rows(gate_up_, 0, M), act = rows(act_, 0, M), d = rows(d_, 0, M);
+  const int64_t layer_cache = 2 * int64_t(capacity_) * KV;
+  ops::rms_norm(q_, h, layers_[0].in_norm, cfg_.eps, a);
+  for (size_t l = 0; l < layers_.size(); ++l) {
+    const Layer& L = layers_[l];
+    ops::matmul_bt(q_, a, L.wqkv, qkv);
+    // Per-head RMSNorm of the q heads and the k heads, then RoPE on both (q_norm/k_norm come first).
+    ops::head_rms_norm(q_, qkv, L.q_norm, 0, cfg_.heads, cfg_.eps);
+    ops::head_rms_norm(q_, qkv, L.k_norm, cfg_.heads, cfg_.kv_heads, cfg_.eps);
+    ops::rope(q_, qkv, cos_, sin_, pos_dev_, cfg_.heads + cfg_.kv_heads, 2);
+    ops::GqaAttentionArgs ga;
+    ga.qkv = qkv;
+    ga.k_cache = Tensor{static_cast<bf16*>(k_cache_.data) + sz(int64_t(l) * layer_cache), DType::BF16,
+                        {2, capacity_, KV}, q_.device};
+    ga.v_cache = Tensor{static_cast<bf16*>(v_cache_.data) + sz(int64_t(l) * layer_cache), DType::BF16,
+                        {2, capacity_, KV}, q_.device};
+    ga.pos = pos_dev_;
+    ga.out = attn;
+    ga.scratch = scratch_;
+    ga.heads = cfg_.heads;
+    ga.kv_heads = cfg_.kv_heads;
+    ga.scale = scale;
+    ops::gqa_attention(q_, ga);
+    ops::matmul_bt(q_, attn, L.wo, o);
+    ops::add_rms_norm(q_, h, o, L.post_norm, cfg_.eps, h, a);  // h += o; a = post_norm(h)
+    ops::matmul_bt(q_, a, L.w_gate_up, gu);
+    ops::silu_and_mul(q_, gu, act);
+    ops::matmul_bt(q_, act, L.w_down, d);
+    if (l + 1 < layers_.size())
+      ops::add_rms_norm(q_, h, d, layers_[l + 1].in_norm, cfg_.eps, h, a);  // h += d; a = next input_norm(h)
+    else
+      ops::add_rms_norm(q_, h, d, norm_, cfg_.eps, h, rows(fin_, 0, M));  // h += d; fin = norm(h)
+  }
+}
+
+void LmDeviceArm::prefill(const bf16* embeds, int prompt, int capacity, bf16* last, bf16* all) {
+  if (prompt < 1 || capacity < prompt)
+    throw std::invalid_argument("lm device arm: prefill of " + std::to_string(prompt) + " positions with capacity " +
+                                std::to_string(capacity));
+  const int64_t H = cfg_.hidden, I = cfg_.intermediate, D = cfg_.head_dim, KV = cfg_.kv_width();
+  const int64_t M = 2 * int64_t(prompt), QKV = cfg_.q_width() + 2 * KV;
+  step_graph_.reset();  // captured over the previous sequence's buffers
+  seq_.clear();
+  h_ = sequence_buffer(DType::BF16, {M, H}, true);
+  a_ = sequence_buffer(DType::BF16, {M, H}, true);
+  qkv_ = sequence_buffer(DType::BF16, {M, QKV}, true);
+  attn_ = sequence_buffer(DType::BF16, {M, cfg_.q_width()}, true);
+  o_ = sequence_buffer(DType::BF16, {M, H}, true);
+  gate_up_ = sequence_buffer(DType::BF16, {M, 2 * I}, true);
+  act_ = sequence_buffer(DType::BF16, {M, I}, true);
+  d_ = sequence_buffer(DType::BF16, {M, H}, true);
+  fin_ = sequence_buffer(DType::BF16, {M, H}, true);
+  cos_ = sequence_buffer(DType::BF16, {capacity, D}, true);
+  sin_ = sequence_buffer(DType::BF16, {capacity, D}, true);
+  k_cache_ = sequence_buffer(DType::BF16, {int64_t(cfg_.layers) * 2 * capacity * KV}, true);
+  v_cache_ = sequence_buffer(DType::BF16, {int64_t(cfg_.layers) * 2 * capacity * KV}, true);
+  pos_dev_ = sequence_buffer(DType::I32, {1}, false);
+  scratch_ = sequence_buffer(DType::F32, {2 * int64_t(cfg_.heads), ops::gqa_chunks(capacity), D + 2}, false);
+  capacity_ = capacity;
+  Backend& be = *q_.backend;
+  const host::RopeTable rope = host::rope_table(cfg_.rope_theta, cfg_.head_dim, 0, capacity);
+  be.copy(cos_.data, rope.cos.data(), cos_.bytes(), CopyKind::HostToDevice, q_.stream);
+  be.copy(sin_.data, rope.sin.data(), sin_.bytes(), CopyKind::HostToDevice, q_.stream);
+  // [2, P, H] batch first -> rows [t][b].
+  for (int t = 0; t < prompt; ++t)
+    for (int b = 0; b < 2; ++b)
+      be.copy(static_cast<bf16*>(h_.data) + sz((int64_t(t) * 2 + b) * H), embeds + sz((int64_t(b) * prompt + t) * H),
+              sz(H) * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
+  upload_position(0);
+  forward(prompt);
+  std::vector<bf16> fin(sz(M * H));
+  be.copy(fin.data(), fin_.data, fin_.bytes(), CopyKind::DeviceToHost, q_.stream);
+  q_.synchronize();
+  for (int b = 0; b < 2; ++b) {
+    for (int t = 0; all && t < prompt; ++t)
+      std::memcpy(all + sz((int64_t(b) * prompt + t) * H), fin.data() + sz((int64_t(t) * 2 + b) * H),
+                  sz(H) * sizeof(bf16));
+    std::memcpy(last + sz(b * H), fin.data() + sz((int64_t(prompt - 1) * 2 + b) * H), sz(H) * sizeof(bf16));
+  }
+  pos_ = prompt;
+  step_graph_ = std::make_unique<runtime::FrameGraph>(q_, 1);
+  ++ins_.device_forwards;
+  held_.note_pool_stats();
+}
+
+void LmDeviceArm::decode(const bf16* embeds, bf16* last) {
+  if (!step_graph_) throw std::logic_error("lm device arm: decode before prefill");
+  if (pos_ + 1 > capacity_)
+    throw std::out_of_range("lm device arm: position " + std::to_string(pos_ + 1) + " exceeds the capacity " +
+                            std::to_string(capacity_));
+  const int64_t H = cfg_.hidden;
+  Backend& be = *q_.backend;
+  be.copy(h_.data, embeds, sz(2 * H) * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
+  upload_position(pos_);
+  // The step reads the position from the device, so one capture replays at every position.
+  step_graph_->run(0, [&] { forward(1); });
+  be.copy(last, fin_.data, sz(2 * H) * sizeof(bf16), CopyKind::DeviceToHost, q_.stream);
+  q_.synchronize();
+  ++pos_;
+  ++ins_.device_forwards;
+}
+
+void LmDeviceArm::head(const bf16* last, bf16* logits) {
+  Backend& be = *q_.backend;
+  be.copy(head_in_.data, last, head_in_.bytes(), CopyKind::HostToDevice, q_.stream);
+  head_graph_.run(0, [&] { ops::matmul_bt(q_, head_in_, head_w_, logits_); });
+  be.copy(logits, logits_.data, logits_.bytes(), CopyKind::DeviceToHost, q_.stream);
+  q_.synchronize();
+}
+
+}  // namespace music3::lm

@@ -1,0 +1,222 @@
+// gqa_attention on CUDA. pos is read on the device, so a captured decode step replays
+// at every position. Three kernels:
+//  - store: one block per qkv row r = t*B + b, copies its k and v heads into the caches
+//    at row pos + t of batch b;
+//  - decode (B rows, one token): flash decoding. One block per (b, K/V head, chunk of
+//    kGqaChunk positions); a warp per position computes the G = nH / nKV query heads'
+//    scores s = scale * q.k (f32 fmas over d, warp butterfly); per head the chunk's max m,
+//    e_p = expf(s_p - m), l = sum e_p in increasing p, and acc_d = sum bf16(e_p) * v_p[d]
+//    in increasing p; (m, l, acc) go to scratch. Chunks past the prefix exit at once;
+//    combine: one block per (b, head) over the prefix's chunks c: M = max m_c, w_c =
+//    expf(m_c - M), L = sum w_c l_c, out_d = bf16( (sum w_c acc_c,d) * (1 / L) ), c increasing;
+//  - prefill (T > 1 tokens): one block per (row, query head) over its causal prefix, one
+//    chunk: scores in shared memory (a warp per position), the max and l = sum e_p by the
+//    block's fixed reduction trees (block_reduce.cuh), bf16(e_p), one thread per d for P.V
+//    in increasing p.
+// Rows whose position is past the cache are skipped (lm_ops.h).
+#include <stdexcept>
+#include <string>
+
+#include "engine/core/bf16.h"
+#include "engine/ops/cuda/block_reduce.cuh"
+#include "engine/ops/cuda/cuda_providers.h"
+#include "engine/ops/cuda/launch.h"
+#include "engine/ops/lm_ops.h"
+
+namespace music3::ops {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarps = kThreads / 32;
+constexpr int kMaxGroup = 8;   // query heads per K/V head the decode kernel holds in registers
+constexpr int kMaxDim = 256;   // head width the decode kernel holds in shared memory
+
+struct Geometry {
+  int batch, heads, kv_heads, group;
+  int64_t dim, tmax, row_width, q_width, kv_width, chunks;
+};
+
+__global__ void __launch_bounds__(kThreads) store_kernel(const bf16* __restrict__ qkv, bf16* __restrict__ k_cache,
+                                                         bf16* __restrict__ v_cache, const int32_t* __restrict__ pos,
+                                                         Geometry g) {
+  const int64_t r = blockIdx.x, b = r % g.batch, p = int64_t{pos[0]} + r / g.batch;
+  if (p < 0 || p >= g.tmax) return;
+  const bf16* src = qkv + r * g.row_width + g.q_width;
+  const int64_t at = (b * g.tmax + p) * g.kv_width;
+  for (int64_t i = threadIdx.x; i < g.kv_width; i += kThreads) {
+    k_cache[at + i] = src[i];
+    v_cache[at + i] = src[g.kv_width + i];
+  }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    decode_chunk_kernel(const bf16* __restrict__ qkv, const bf16* __restrict__ k_cache,
+                        const bf16* __restrict__ v_cache, const int32_t* __restrict__ pos, float* __restrict__ scratch,
+                        Geometry g, float scale) {
+  __shared__ float qs[kMaxGroup][kMaxDim];
+  __shared__ float score[kMaxGroup][kGqaChunk];
+  const int b = static_cast<int>(blockIdx.x) / g.kv_heads, kvh = static_cast<int>(blockIdx.x) % g.kv_heads;
+  const int64_t length = int64_t{pos[0]} + 1, first = int64_t{blockIdx.y} * kGqaChunk;
+  if (length > g.tmax || first >= length) return;
+  const int n = static_cast<int>(length - first < kGqaChunk ? length - first : kGqaChunk);
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (int64_t i = threadIdx.x; i < g.group * g.dim; i += kThreads)
+    qs[i / g.dim][i % g.dim] = to_f32(qkv[b * g.row_width + (kvh * g.group + i / g.dim) * g.dim + i % g.dim]);
+  __syncthreads();
+  const bf16* kbase = k_cache + (b * g.tmax + first) * g.kv_width + kvh * g.dim;
+  const bf16* vbase = v_cache + (b * g.tmax + first) * g.kv_width + kvh * g.dim;
+  for (int p = warp; p < n; p += kWarps) {
+    float s[kMaxGroup] = {};
+    const bf16* kp = kbase + p * g.kv_width;
+    for (int64_t d = lane; d < g.dim; d += 32) {
+      const float kv = to_f32(kp[d]);
+#pragma unroll
+      for (int h = 0; h < kMaxGroup; ++h)
+        if (h < g.group) s[h] = __fmaf_rn(qs[h][d], kv, s[h]);
+    }
+#pragma unroll
+    for (int h = 0; h < kMaxGroup; ++h) {
+      if (h >= g.group) break;
+      float v = s[h];
+      for (int o = 16; o >= 1; o /= 2) v += __shfl_xor_sync(0xFFFFFFFFu, v, o);
+      if (lane == 0) score[h][p] = v * scale;
+    }
+  }
+  __syncthreads();
+  __shared__ float chunk_max[kMaxGroup], chunk_sum[kMaxGroup];
+  if (threadIdx.x < g.group) {
+    const int h = threadIdx.x;
+    float m = score[h][0];
+    for (int p = 1; p < n; ++p) m = fmaxf(m, score[h][p]);
+    float l = 0.0f;
+    for (int p = 0; p < n; ++p) {
+      const float e = expf(score[h][p] - m);
+      l += e;
+      score[h][p] = round_bf16(e);
+    }
+    chunk_max[h] = m;
+    chunk_sum[h] = l;
+  }
+  __syncthreads();
+  for (int64_t i = threadIdx.x; i < g.group * g.dim; i += kThreads) {
+    const int h = static_cast<int>(i / g.dim);
+    const int64_t d = i % g.dim;
+    float acc = 0.0f;
+    for (int p = 0; p < n; ++p) acc = __fmaf_rn(score[h][p], to_f32(vbase[p * g.kv_width + d]), acc);
+    float* rec = scratch + ((int64_t{b} * g.heads + kvh * g.group + h) * g.chunks + blockIdx.y) * (g.dim + 2);
+    rec[2 + d] = acc;
+    if (d == 0) rec[0] = chunk_max[h], rec[1] = chunk_sum[h];
+  }
+}
+
+__global__ void __launch_bounds__(kThreads) decode_combine_kernel(const float* __restrict__ scratch,
+                                                                  const int32_t* __restrict__ pos,
+                                                                  bf16* __restrict__ out, Geometry g) {
+  const int64_t bh = blockIdx.x, length = int64_t{pos[0]} + 1;
+  if (length > g.tmax) return;
+  const int64_t used = (length + kGqaChunk - 1) / kGqaChunk;
+  const float* recs = scratch + bh * g.chunks * (g.dim + 2);
+  float m = recs[0];
+  for (int64_t c = 1; c < used; ++c) m = fmaxf(m, recs[c * (g.dim + 2)]);
+  float l = 0.0f;
+  for (int64_t c = 0; c < used; ++c) l = __fadd_rn(l, __fmul_rn(expf(recs[c * (g.dim + 2)] - m), recs[c * (g.dim + 2) + 1]));
+  const float inv = 1.0f / l;
+  for (int64_t d = threadIdx.x; d < g.dim; d += kThreads) {
+    float acc = 0.0f;
+    for (int64_t c = 0; c < used; ++c) {
+      const float* rec = recs + c * (g.dim + 2);
+      acc = __fmaf_rn(expf(rec[0] - m), rec[2 + d], acc);
+    }
+    out[bh * g.dim + d] = to_bf16(__fmul_rn(acc, inv));  // row b's heads are contiguous: out[b, h*D + d]
+  }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    prefill_kernel(const bf16* __restrict__ qkv, const bf16* __restrict__ k_cache, const bf16* __restrict__ v_cache,
+                   const int32_t* __restrict__ pos, bf16* __restrict__ out, Geometry g, float scale) {
+  extern __shared__ float prob[];  // [Tmax]
+  __shared__ float scratch[32];
+  const int64_t r = blockIdx.x / g.heads, h = blockIdx.x % g.heads, b = r % g.batch;
+  const int64_t length = int64_t{pos[0]} + r / g.batch + 1;
+  if (length > g.tmax) return;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const bf16* q = qkv + r * g.row_width + h * g.dim;
+  const int64_t kv_off = (h / g.group) * g.dim;
+  const bf16* krows = k_cache + b * g.tmax * g.kv_width + kv_off;
+  const bf16* vrows = v_cache + b * g.tmax * g.kv_width + kv_off;
+  for (int64_t p = warp; p < length; p += kWarps) {
+    float s = 0.0f;
+    for (int64_t d = lane; d < g.dim; d += 32) s = __fmaf_rn(to_f32(q[d]), to_f32(krows[p * g.kv_width + d]), s);
+    for (int o = 16; o >= 1; o /= 2) s += __shfl_xor_sync(0xFFFFFFFFu, s, o);
+    if (lane == 0) prob[p] = s * scale;
+  }
+  __syncthreads();
+  float m = -INFINITY;
+  for (int64_t p = threadIdx.x; p < length; p += kThreads) m = fmaxf(m, prob[p]);
+  m = block_reduce(m, -INFINITY, scratch, MaxOp{});
+  float l = 0.0f;
+  for (int64_t p = threadIdx.x; p < length; p += kThreads) {
+    const float e = expf(prob[p] - m);
+    l += e;
+    prob[p] = round_bf16(e);
+  }
+  l = block_reduce(l, 0.0f, scratch, SumOp{});  // its barriers also publish prob[]
+  const float inv_sum = 1.0f / l;
+  for (int64_t d = threadIdx.x; d < g.dim; d += kThreads) {
+    float acc = 0.0f;
+    for (int64_t p = 0; p < length; ++p) acc = __fmaf_rn(prob[p], to_f32(vrows[p * g.kv_width + d]), acc);
+    out[r * g.q_width + h * g.dim + d] = to_bf16(__fmul_rn(acc, inv_sum));
+  }
+}
+
+}  // namespace
+
+void gqa_attention_cuda(const Queue& q, const void* args) {
+  const auto& a = *static_cast<const GqaAttentionArgs*>(args);
+  Geometry g{};
+  g.batch = static_cast<int>(a.k_cache.shape[0]);
+  g.heads = a.heads;
+  g.kv_heads = a.kv_heads;
+  g.group = a.heads / a.kv_heads;
+  g.tmax = a.k_cache.shape[1];
+  g.kv_width = a.k_cache.shape[2];
+  g.dim = g.kv_width / a.kv_heads;
+  g.row_width = a.qkv.shape[1];
+  g.q_width = a.heads * g.dim;
+  g.chunks = gqa_chunks(g.tmax);
+  const int64_t rows = a.qkv.shape[0];
+  const cudaStream_t s = stream_of(q);
+  const int32_t* pos = a.pos.as<const int32_t>();
+  store_kernel<<<static_cast<unsigned>(rows), kThreads, 0, s>>>(a.qkv.as<const bf16>(), a.k_cache.as<bf16>(),
+                                                                a.v_cache.as<bf16>(), pos, g);
+  check_launch("gqa_attention (store)");
+  if (rows == g.batch && g.group <= kMaxGroup && g.dim <= kMaxDim) {
+    decode_chunk_kernel<<<dim3(static_cast<unsigned>(g.batch * g.kv_heads), static_cast<unsigned>(g.chunks)),
+                          kThreads, 0, s>>>(a.qkv.as<const bf16>(), a.k_cache.as<const bf16>(),
+                                            a.v_cache.as<const bf16>(), pos, a.scratch.as<float>(), g, a.scale);
+    check_launch("gqa_attention (decode chunks)");
+    decode_combine_kernel<<<static_cast<unsigned>(g.batch * g.heads), kThreads, 0, s>>>(a.scratch.as<const float>(),
+                                                                                       pos, a.out.as<bf16>(), g);
+    check_launch("gqa_attention (decode combine)");
+    return;
+  }
+  const size_t shared = static_cast<size_t>(g.tmax) * sizeof(float);
+  if (shared > 48 * 1024) {
+    int device = 0, optin = 0;
+    check_cuda(cudaGetDevice(&device), "gqa_attention (cuda): cudaGetDevice");
+    check_cuda(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+               "gqa_attention (cuda): shared memory limit");
+    if (shared > static_cast<size_t>(optin))
+      throw std::invalid_argument("gqa_attention (cuda): a cache of " + std::to_string(g.tmax) +
+                                  " positions needs more shared scores than a block has");
+    check_cuda(cudaFuncSetAttribute(prefill_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(shared)),
+               "gqa_attention (cuda): shared memory opt-in");
+  }
+  prefill_kernel<<<static_cast<unsigned>(rows * g.heads), kThreads, shared, s>>>(
+      a.qkv.as<const bf16>(), a.k_cache.as<const bf16>(), a.v_cache.as<const bf16>(), pos, a.out.as<bf16>(), g,
+      a.scale);
+  check_launch("gqa_attention (prefill)");
+}
+
+}  // namespace music3::ops

@@ -1,0 +1,100 @@
+// LM op entry points: validate against lm_ops.h, then run the registry's provider.
+#include "engine/ops/lm_ops.h"
+
+#include <cmath>
+#include <string>
+
+#include "engine/ops/op_checks.h"
+#include "engine/ops/registry.h"
+
+namespace music3::ops {
+namespace {
+
+void run(OpId op, const Queue& q, const void* args) { registry().select(op, q.device, args).run(q, args); }
+
+void check_pos(const char* op, const Tensor& pos, const Queue& q) {
+  check_tensor(op, "pos", pos, DType::I32, 1, q);
+  check_dim(op, "pos", pos, 0, 1, "one position");
+}
+
+}  // namespace
+
+void head_rms_norm(const Queue& q, const Tensor& x, const Tensor& w, int first, int count, float eps) {
+  const char* op = "head_rms_norm";
+  check_tensor(op, "x", x, DType::BF16, 2, q);
+  check_tensor(op, "w", w, DType::BF16, 1, q);
+  check_disjoint(op, "x", x, "w", w);
+  const int64_t dim = w.shape[0], width = x.shape[1];
+  if (width % dim != 0)
+    fail_scalar(op, "w", "must have a width D dividing the row width " + std::to_string(width) + ", got " +
+                             w.describe());
+  if (first < 0 || count < 1 || int64_t(first) + count > width / dim)
+    fail_scalar(op, "count", "heads [" + std::to_string(first) + ", " + std::to_string(first + count) +
+                                 ") must lie within the " + std::to_string(width / dim) + " heads of a row");
+  if (!(eps >= 0.0f) || !std::isfinite(eps)) fail_scalar(op, "eps", "must be finite and >= 0, got " + std::to_string(eps));
+  HeadRmsNormArgs a{x, w, first, count, eps};
+  run(OpId::HeadRmsNorm, q, &a);
+}
+
+void rope(const Queue& q, const Tensor& x, const Tensor& cos, const Tensor& sin, const Tensor& pos, int count,
+          int batch) {
+  const char* op = "rope";
+  check_tensor(op, "x", x, DType::BF16, 2, q);
+  check_tensor(op, "cos", cos, DType::BF16, 2, q);
+  check_tensor(op, "sin", sin, DType::BF16, 2, q);
+  check_pos(op, pos, q);
+  check_dim(op, "sin", sin, 0, cos.shape[0], "P of 'cos'");
+  check_dim(op, "sin", sin, 1, cos.shape[1], "D of 'cos'");
+  const int64_t dim = cos.shape[1];
+  if (dim % 2 != 0) fail_scalar(op, "cos", "must have an even head width D (the half split), got " + cos.describe());
+  if (count < 1 || int64_t(count) * dim > x.shape[1])
+    fail_scalar(op, "count", "must be >= 1 with count * D <= the row width " + std::to_string(x.shape[1]) +
+                                 ", got " + std::to_string(count));
+  if (batch < 1 || x.shape[0] % batch != 0)
+    fail_scalar(op, "batch", "must be >= 1 and divide the rows of 'x' (" + std::to_string(x.shape[0]) + "), got " +
+                                 std::to_string(batch));
+  for (auto [name, t] : {std::pair{"cos", &cos}, std::pair{"sin", &sin}, std::pair{"pos", &pos}})
+    check_disjoint(op, "x", x, name, *t);
+  RopeArgs a{x, cos, sin, pos, count, batch};
+  run(OpId::Rope, q, &a);
+}
+
+void gqa_attention(const Queue& q, const GqaAttentionArgs& a) {
+  const char* op = "gqa_attention";
+  check_tensor(op, "qkv", a.qkv, DType::BF16, 2, q);
+  check_tensor(op, "k_cache", a.k_cache, DType::BF16, 3, q);
+  check_tensor(op, "v_cache", a.v_cache, DType::BF16, 3, q);
+  check_tensor(op, "out", a.out, DType::BF16, 2, q);
+  check_pos(op, a.pos, q);
+  if (a.heads < 1 || a.kv_heads < 1 || a.heads % a.kv_heads != 0)
+    fail_scalar(op, "kv_heads", "must be >= 1 and divide heads = " + std::to_string(a.heads) + ", got " +
+                                    std::to_string(a.kv_heads));
+  const int64_t batch = a.k_cache.shape[0], kv_width = a.k_cache.shape[2];
+  if (kv_width % a.kv_heads != 0)
+    fail_scalar(op, "k_cache", "must have a width divisible by kv_heads, got " + a.k_cache.describe());
+  const int64_t dim = kv_width / a.kv_heads;
+  check_dim(op, "qkv", a.qkv, 1, (a.heads + 2 * int64_t(a.kv_heads)) * dim, "(heads + 2 kv_heads) * D");
+  if (a.qkv.shape[0] % batch != 0)
+    fail_scalar(op, "qkv", "must have a multiple of B = " + std::to_string(batch) + " rows, got " + a.qkv.describe());
+  check_dim(op, "v_cache", a.v_cache, 0, batch, "B of 'k_cache'");
+  check_dim(op, "v_cache", a.v_cache, 1, a.k_cache.shape[1], "Tmax of 'k_cache'");
+  check_dim(op, "v_cache", a.v_cache, 2, kv_width, "width of 'k_cache'");
+  check_dim(op, "out", a.out, 0, a.qkv.shape[0], "rows of 'qkv'");
+  check_dim(op, "out", a.out, 1, a.heads * dim, "heads * D");
+  check_tensor(op, "scratch", a.scratch, DType::F32, 3, q);
+  check_dim(op, "scratch", a.scratch, 0, batch * a.heads, "B * heads");
+  check_dim(op, "scratch", a.scratch, 1, gqa_chunks(a.k_cache.shape[1]), "gqa_chunks(Tmax)");
+  check_dim(op, "scratch", a.scratch, 2, dim + 2, "D + 2");
+  if (a.qkv.shape[0] / batch > a.k_cache.shape[1])
+    fail_scalar(op, "qkv", "holds more tokens than the cache has positions: " + a.qkv.describe());
+  const std::pair<const char*, const Tensor*> all[] = {
+      {"qkv", &a.qkv}, {"k_cache", &a.k_cache}, {"v_cache", &a.v_cache}, {"pos", &a.pos}, {"out", &a.out},
+      {"scratch", &a.scratch}};
+  for (size_t i = 0; i < std::size(all); ++i)
+    for (size_t j = i + 1; j < std::size(all); ++j)
+      check_disjoint(op, all[j].first, *all[j].second, all[i].first, *all[i].second);
+  if (!std::isfinite(a.scale)) fail_scalar(op, "scale", "must be finite, got " + std::to_string(a.scale));
+  run(OpId::GqaAttention, q, &a);
+}
+
+}  // namespace music3::ops
