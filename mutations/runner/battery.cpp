@@ -370,7 +370,7 @@ InDiff choose(const BatteryOptions& o, const Catalogue& c, const Worktree& wt, c
   every_label.shard.reset();
   every_label.only.clear();
   std::vector<Mutation> candidates = select_mutations(c, every_label);
-  std::map<std::string, std::vector<std::string>> sources;
+  std::map<std::string, std::vector<std::string>>& sources = d.gate_sources;
   if (!d.changed.empty()) {
     std::set<std::string> gates;
     bool cuda = false;

@@ -40,6 +40,7 @@ struct InDiff {
   std::vector<std::string> changed;  // repository-relative paths
   std::vector<InDiffEntry> chosen;   // every label: a run keeps its own label's
   std::vector<InDiffEntry> skipped;
+  std::map<std::string, std::vector<std::string>> gate_sources;  // rule 2, as found (empty when nothing changed)
 };
 
 std::string merge_base_of(const std::string& repo, const std::string& base);

@@ -49,11 +49,11 @@ void check(const std::vector<ShardReport>& shards) {
     same(s, "in-diff merge base", a.in_diff ? a.in_diff->merge_base : "", b.in_diff ? b.in_diff->merge_base : "");
     same(s, "shard count", std::to_string(shards.front().n), std::to_string(s.n));
     if (b.shard.empty() && shards.size() > 1) throw MergeError(s.dir + " is an unsharded run: it merges with nothing");
-    if (!ks.insert(s.k).second) throw MergeError("two folders are shard " + b.shard + ": " + s.dir);
     for (const auto& r : s.report.planned) {
       auto [it, added] = planned_in.emplace(r.mutation.id, s.dir);
       if (!added) throw MergeError("overlapping mutants: " + r.mutation.id + " is planned in " + it->second + " and " + s.dir);
     }
+    if (!ks.insert(s.k).second) throw MergeError("two folders are shard " + b.shard + ": " + s.dir);
     for (const auto& [exe, h] : b.baseline_hashes) {
       auto [it, added] = hash_of.emplace(exe, h);
       if (!added && it->second != h)

@@ -96,7 +96,8 @@ InDiff in_diff_from(const json& j) {
     return out;
   };
   return {j.at("base").get<std::string>(), j.at("merge_base").get<std::string>(),
-          j.at("changed").get<std::vector<std::string>>(), entries(j.at("chosen")), entries(j.at("skipped"))};
+          j.at("changed").get<std::vector<std::string>>(), entries(j.at("chosen")), entries(j.at("skipped")),
+          j.value("gate_sources", std::map<std::string, std::vector<std::string>>{})};
 }
 
 Mutation mutation_from(const json& j) {

@@ -253,7 +253,7 @@ json to_json(const InDiff& d) {
     return a;
   };
   return {{"base", d.base}, {"merge_base", d.merge_base}, {"changed", d.changed},
-          {"chosen", entries(d.chosen)}, {"skipped", entries(d.skipped)}};
+          {"chosen", entries(d.chosen)}, {"skipped", entries(d.skipped)}, {"gate_sources", d.gate_sources}};
 }
 
 json run_json(const RunRecord& run) {
