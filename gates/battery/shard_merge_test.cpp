@@ -5,7 +5,8 @@
 //    (gate verdicts, failing cases, mutant hashes, positions) and the same Stryker statuses as one
 //    unsharded run; the merge refuses overlapping shards, a missing shard and different baselines (exit 5);
 //  - `--in-diff`: a change to nothing chooses nothing without building; a change outside the catalogue's
-//    files and gate sources chooses nothing and lists every mutation as skipped, with the gates' sources.
+//    files and gate sources chooses nothing and lists every mutation as skipped, with the gates' sources; an
+//    edit of one catalogue entry chooses that mutation only; an unknown BASE exits 5.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -212,6 +213,29 @@ TEST_F(ShardMerge, InDiffChoosesOnlyWhatTheChangeTouches) {
   EXPECT_NE(summary.find("No mutation was selected"), std::string::npos) << summary;
   EXPECT_NE(summary.find("`canary-twin`: the change touches neither"), std::string::npos) << summary;
   EXPECT_EQ(read_json(tmp + "/in-diff-readme/mutants.json"), json::array());
+
+  // A catalogue committed in the repository: only the entry the change edits is chosen (the run's label,
+  // gpu, keeps none of these cpu mutations, so nothing is built).
+  const std::string committed = repo + "/mutations/fixture.json";
+  fs::copy_file(catalogue, committed);
+  auto commit = [&](const std::string& what) {
+    capture_ok({"git", "-C", repo, "add", "mutations/fixture.json"}, "");
+    capture_ok({"git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", what}, "");
+  };
+  commit("fixture catalogue");
+  json edited = read_json(committed);
+  edited["mutations"][1]["replacement"] = "return 1731;";
+  write_file_bytes(committed, edited.dump(2));
+  commit("edit canary-up");
+  r = battery("in-diff-entry", {"--repo", repo, "--catalogue", committed, "--in-diff", "HEAD~1", "--label", "gpu",
+                                "--out", tmp + "/in-diff-entry"});
+  ASSERT_EQ(r.exit_code, 0) << log_of("in-diff-entry");
+  meta = read_json(tmp + "/in-diff-entry/run.json");
+  ASSERT_EQ(meta["in_diff"]["chosen"].size(), 1u) << meta.dump(1);
+  EXPECT_EQ(meta["in_diff"]["chosen"][0]["id"], "canary-up");
+  EXPECT_EQ(meta["in_diff"]["chosen"][0]["why"], "its catalogue entry is new or changed");
+  EXPECT_NE(read_file_bytes(tmp + "/in-diff-entry/summary.md").find("(not in this run: another label or shard)"),
+            std::string::npos);
 
   r = run("in-diff-bad", {"--in-diff", "no-such-revision"});
   EXPECT_EQ(r.exit_code, music3::exit_code::kBadInput);
