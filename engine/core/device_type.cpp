@@ -5,9 +5,9 @@
 
 namespace music3 {
 namespace {
-constexpr std::array<DeviceType, 6> kAll{DeviceType::CPU,   DeviceType::CUDA,   DeviceType::ROCm,
-                                         DeviceType::Metal, DeviceType::Vulkan, DeviceType::XPU};
-constexpr std::array<std::string_view, 6> kNames{"cpu", "cuda", "rocm", "metal", "vulkan", "xpu"};
+constexpr std::array<DeviceType, 7> kAll{DeviceType::CPU,    DeviceType::CUDA, DeviceType::ROCm,       DeviceType::Metal,
+                                         DeviceType::Vulkan, DeviceType::XPU,  DeviceType::Tenstorrent};
+constexpr std::array<std::string_view, 7> kNames{"cpu", "cuda", "rocm", "metal", "vulkan", "xpu", "tenstorrent"};
 
 bool iequal(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

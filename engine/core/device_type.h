@@ -12,7 +12,7 @@
 
 namespace music3 {
 
-enum class DeviceType : uint8_t { CPU = 0, CUDA = 1, ROCm = 2, Metal = 3, Vulkan = 4, XPU = 5 };
+enum class DeviceType : uint8_t { CPU = 0, CUDA = 1, ROCm = 2, Metal = 3, Vulkan = 4, XPU = 5, Tenstorrent = 6 };
 
 std::span<const DeviceType> all_device_types();
 std::string device_type_name(DeviceType t);

@@ -11,7 +11,7 @@ using music3::DeviceType;
 
 TEST(DeviceType, EveryTypeIsListedOnceWithADistinctName) {
   auto all = music3::all_device_types();
-  EXPECT_EQ(all.size(), 6u);
+  EXPECT_EQ(all.size(), 7u);
   std::set<DeviceType> types(all.begin(), all.end());
   std::set<std::string> names;
   for (DeviceType t : all) names.insert(music3::device_type_name(t));
@@ -26,6 +26,7 @@ TEST(DeviceType, NamesAreTheDocumentedSpellings) {
   EXPECT_EQ(music3::device_type_name(DeviceType::Metal), "metal");
   EXPECT_EQ(music3::device_type_name(DeviceType::Vulkan), "vulkan");
   EXPECT_EQ(music3::device_type_name(DeviceType::XPU), "xpu");
+  EXPECT_EQ(music3::device_type_name(DeviceType::Tenstorrent), "tenstorrent");
 }
 
 TEST(DeviceType, LookupIsTheInverseOfNaming) {
@@ -41,6 +42,7 @@ TEST(DeviceType, LookupIgnoresCase) {
   EXPECT_EQ(music3::device_type_from_name("Cpu"), DeviceType::CPU);
   EXPECT_EQ(music3::device_type_from_name("ROCm"), DeviceType::ROCm);
   EXPECT_EQ(music3::device_type_from_name("vUlKaN"), DeviceType::Vulkan);
+  EXPECT_EQ(music3::device_type_from_name("Tenstorrent"), DeviceType::Tenstorrent);
 }
 
 TEST(DeviceType, UnknownNamesAreRefused) {
