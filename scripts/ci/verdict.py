@@ -10,6 +10,8 @@ be judged), 4 when the build failed, 2 when a gate failed or a mutation missed i
 Standard library only: it runs before any venv exists.
 """
 import argparse
+import importlib.machinery
+import importlib.util
 import json
 import sys
 import xml.etree.ElementTree as ET
@@ -27,31 +29,16 @@ def read_json(path):
         return None
 
 
-def test_labels(tests_json):
-    labels = {}
-    for t in (tests_json or {}).get("tests", []):
-        for p in t.get("properties", []):
-            if p.get("name") == "LABELS":
-                labels[t["name"]] = set(p.get("value", []))
-    return labels
-
-
-def gate_results(junit_path):
-    """name -> passed | failed | skipped, from ctest's JUnit file."""
-    out = {}
+def ctest_results(gates_dir):
+    """(passed, failed, skipped, labels) by scripts/ctest-summary's reading, or None without a ctest run."""
+    loader = importlib.machinery.SourceFileLoader("ctest_summary", str(Path(__file__).resolve().parents[1] / "ctest-summary"))
+    spec = importlib.util.spec_from_loader("ctest_summary", loader)
+    summary = importlib.util.module_from_spec(spec)
+    loader.exec_module(summary)
     try:
-        root = ET.parse(junit_path).getroot()
-    except (OSError, ET.ParseError):
+        return summary.read_results(Path(gates_dir) / "ctest-junit.xml", Path(gates_dir) / "tests.json")
+    except (OSError, ValueError, ET.ParseError):
         return None
-    for case in root.iter("testcase"):
-        status = case.get("status", "run")
-        if case.find("failure") is not None or status == "fail":
-            out[case.get("name")] = "failed"
-        elif case.find("skipped") is not None or status in ("notrun", "disabled"):
-            out[case.get("name")] = "skipped"
-        else:
-            out[case.get("name")] = "passed"
-    return out
 
 
 def battery_rows(battery_dir, battery_exit):
@@ -101,16 +88,13 @@ def main():
     build_ok = status.get("build_exit") == 0
     rows.append(("build", "ok" if build_ok else f"FAILED (exit {status.get('build_exit', '?')})",
                  f"{a.gates}/build.log"))
-    labels = test_labels(read_json(Path(a.gates) / "tests.json"))
-    gates = gate_results(Path(a.gates) / "ctest-junit.xml") if build_ok else None
+    gates = ctest_results(a.gates) if build_ok else None
     failed, skipped, gpu_skipped = [], [], []
     if gates is None:
-        rows.append(("gates", "not run" if not build_ok else "no ctest-junit.xml", ""))
+        rows.append(("gates", "not run" if not build_ok else "no ctest-junit.xml / tests.json", ""))
     else:
-        failed = sorted(n for n, s in gates.items() if s == "failed")
-        skipped = sorted(n for n, s in gates.items() if s == "skipped")
-        gpu_skipped = [n for n in skipped if "gpu" in labels.get(n, set())]
-        passed = sum(1 for s in gates.values() if s == "passed")
+        passed, failed, skipped, labels = len(gates[0]), sorted(gates[1]), sorted(gates[2]), gates[3]
+        gpu_skipped = [n for n in skipped if "gpu" in labels.get(n, [])]
         detail = []
         if failed:
             detail.append("failed: " + ", ".join(failed))
