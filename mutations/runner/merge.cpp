@@ -91,6 +91,9 @@ int run_merge(const std::string& out_dir, const std::vector<std::string>& shard_
   }
   std::sort(shards.begin(), shards.end(), [](const ShardReport& x, const ShardReport& y) { return x.k < y.k; });
   check(shards);
+  const std::string out = fs::absolute(out_dir).lexically_normal().string();
+  for (const auto& s : shards)
+    if (s.dir == out) throw MergeError("OUT_DIR " + out + " is one of the shards");
 
   RunRecord merged;
   const RunRecord& first = shards.front().report.run;
