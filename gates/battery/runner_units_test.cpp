@@ -1,6 +1,6 @@
 // battery_runner_units_test: the runner's parts that need no build: the patch and
 // its restore (bytes and mtime), the line counts git must report, positions, gtest
-// JSON reading, outcome classification and expectations, and child processes
+// JSON reading, outcome classification and expectations, the --in-diff choice, and child processes
 // (exit status, signals, timeouts), and the report directory's rotation.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "mutations/runner/gate_run.h"
+#include "mutations/runner/in_diff.h"
 #include "mutations/runner/outcome.h"
 #include "mutations/runner/patch.h"
 #include "tools/process.h"
@@ -246,6 +247,47 @@ TEST(ReportHtml, NeedsNoNetworkAndLinksEachMutationsDiffAndLog) {
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_NE(html.find("href=\"diff/m&lt;1&gt;.diff\""), std::string::npos) << html;
   EXPECT_NE(html.find("href=\"log/m&lt;1&gt;.log\""), std::string::npos) << html;
+}
+
+TEST(InDiff, ChoosesByTargetFileGateSourceAndCatalogueEntry) {
+  auto m = [](std::string id, std::string file, std::vector<std::string> gates) {
+    Mutation x;
+    x.id = std::move(id);
+    x.file = std::move(file);
+    x.gates = std::move(gates);
+    return x;
+  };
+  const std::vector<Mutation> candidates{m("pool", "engine/core/device_pool.cpp", {"pool_test"}),
+                                         m("bf16", "engine/core/bf16.h", {"bf16_test"}),
+                                         m("regen", "oracle_bridge/make.py", {"regen_gate"}),
+                                         m("new", "engine/core/tensor.cpp", {"tensor_test"})};
+  const std::map<std::string, std::vector<std::string>> sources{
+      {"pool_test", {"gates/core/"}}, {"bf16_test", {"gates/core/"}}, {"regen_gate", {"gates/depth/", "oracle_bridge/"}},
+      {"tensor_test", {"gates/core/"}}};
+  auto ids = [](const std::vector<InDiffEntry>& v) {
+    std::vector<std::string> out;
+    for (const auto& e : v) out.push_back(e.id);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  InDiff one_engine_file{"main", "abc", {"engine/core/device_pool.cpp"}, {}, {}, {}};
+  choose_in_diff(candidates, sources, {}, one_engine_file);
+  EXPECT_EQ(ids(one_engine_file.chosen), V{"pool"}) << "an engine file is only ever a target";
+  EXPECT_EQ(ids(one_engine_file.skipped), (V{"bf16", "regen", "new"}));
+
+  InDiff gate_source{"main", "abc", {"gates/core/bf16_test.cpp", "oracle_bridge/reproducible_cpu.py"}, {}, {}, {}};
+  choose_in_diff(candidates, sources, {}, gate_source);
+  EXPECT_EQ(ids(gate_source.chosen), (V{"pool", "bf16", "regen", "new"}));
+  EXPECT_NE(gate_source.chosen[2].why.find("regen_gate"), std::string::npos) << gate_source.chosen[2].why;
+
+  InDiff docs_and_entry{"main", "abc", {"README.md", "mutations/catalogue/engine.json"}, {}, {}, {}};
+  choose_in_diff(candidates, sources, {{"new", "its catalogue entry is new or changed"}}, docs_and_entry);
+  EXPECT_EQ(ids(docs_and_entry.chosen), V{"new"});
+
+  InDiff nothing{"main", "abc", {}, {}, {}, {}};
+  choose_in_diff(candidates, sources, {}, nothing);
+  EXPECT_TRUE(nothing.chosen.empty());
+  EXPECT_EQ(nothing.skipped.size(), candidates.size());
 }
 
 }  // namespace

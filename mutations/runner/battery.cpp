@@ -8,6 +8,7 @@
 
 #include "mutations/runner/build.h"
 #include "mutations/runner/gate_run.h"
+#include "mutations/runner/in_diff.h"
 #include "mutations/runner/outcome.h"
 #include "mutations/runner/patch.h"
 #include "mutations/runner/provenance.h"
@@ -34,7 +35,7 @@ void note(const std::string& log, const std::string& text) {
 class Battery {
  public:
   Battery(const BatteryOptions& o, const Catalogue& c, std::vector<Mutation> selected, const Worktree& wt,
-          const Reports& reports, const std::string& revision);
+          const Reports& reports, RunRecord record);
   int run();
 
  private:
@@ -61,13 +62,18 @@ class Battery {
 };
 
 Battery::Battery(const BatteryOptions& o, const Catalogue& c, std::vector<Mutation> selected, const Worktree& wt,
-                 const Reports& reports, const std::string& revision)
-    : o_(o), c_(c), reports_(reports), revision_(revision), json_dir_(wt.root() + "/gtest-json") {
+                 const Reports& reports, RunRecord record)
+    : o_(o),
+      c_(c),
+      reports_(reports),
+      revision_(record.provenance.revision),
+      json_dir_(wt.root() + "/gtest-json"),
+      record_(std::move(record)) {
   std::set<std::string> gates;
   bool cuda = false;
   for (size_t i = 0; i < selected.size(); ++i) {
     MutationResult r;
-    r.index = i;
+    r.index = selected[i].position;
     r.mutation = selected[i];
     std::string text = read_file_bytes(wt.source() + "/" + r.mutation.file);
     size_t at = text.find(r.mutation.original);
@@ -88,7 +94,6 @@ Battery::Battery(const BatteryOptions& o, const Catalogue& c, std::vector<Mutati
   for (const auto& s : c.setup)
     if (s.needed_by(gate_ids_)) targets_.insert(targets_.end(), s.targets.begin(), s.targets.end());
   build_ = BuildDir{wt.source(), wt.root() + "/build", cuda, o.jobs, oracle_python(o.repo)};
-  record_.provenance.revision = revision;
   std::filesystem::create_directories(json_dir_);
 }
 
@@ -331,6 +336,7 @@ int Battery::run() {
       save();
       return kExitVoid;
     }
+    record_.complete = true;
     save();
     progress(std::string("done: ") + (unexpected ? "UNEXPECTED outcomes" : "every mutation as expected") +
              ", report in " + reports_.dir());
@@ -345,9 +351,43 @@ int Battery::run() {
 std::string default_out_dir(const BatteryOptions& o, const std::string& revision) {
   std::string name = tools::utc_date() + "-" + revision.substr(0, 12) + "-" +
                      (o.selection.label.empty() ? "all" : o.selection.label);
+  if (!o.selection.in_diff_base.empty()) name += "-in-diff";
   if (o.selection.shard) name += "-shard" + std::to_string(o.selection.shard->k) + "of" + std::to_string(o.selection.shard->n);
   if (!o.selection.only.empty()) name += "-only-" + o.selection.only;
   return o.repo + "/reports/mutations/" + (o.selection.component.empty() ? "all" : o.selection.component) + "/" + name;
+}
+
+// The --in-diff choice over the component's mutations of every label (so that the report can name the
+// chosen mutations another label runs), with the gates' sources from a configure of the worktree. The
+// configure is the one the baseline then reuses.
+InDiff choose(const BatteryOptions& o, const Catalogue& c, const Worktree& wt, const Reports& reports) {
+  InDiff d;
+  d.base = o.selection.in_diff_base;
+  d.merge_base = merge_base_of(o.repo, d.base);
+  d.changed = changed_files(o.repo, d.merge_base);
+  Selection every_label = o.selection;
+  every_label.label.clear();
+  every_label.shard.reset();
+  every_label.only.clear();
+  std::vector<Mutation> candidates = select_mutations(c, every_label);
+  std::map<std::string, std::vector<std::string>>& sources = d.gate_sources;
+  if (!d.changed.empty()) {
+    std::set<std::string> gates;
+    bool cuda = false;
+    for (const auto& m : candidates)
+      if (o.selection.label.empty() || label_of(c, m) == o.selection.label)
+        for (const auto& g : m.gates) cuda = cuda || c.gates.at(g).has_label("gpu");
+    for (const auto& m : candidates) gates.insert(m.gates.begin(), m.gates.end());
+    BuildDir probe{wt.source(), wt.root() + "/build", cuda, o.jobs, oracle_python(o.repo)};
+    progress("in-diff: " + std::to_string(d.changed.size()) + " files changed since " + d.merge_base.substr(0, 12) +
+             "; configure " + probe.dir + " to find the gates' sources");
+    configure(probe, reports.log_path("in-diff"));
+    sources = gate_sources(c, probe, gates);
+  }
+  choose_in_diff(candidates, sources, changed_entries(o.catalogue, o.repo, d.merge_base, d.changed), d);
+  progress("in-diff: " + std::to_string(d.chosen.size()) + " chosen, " + std::to_string(d.skipped.size()) +
+           " skipped (listed in the report)");
+  return d;
 }
 
 }  // namespace
@@ -360,18 +400,37 @@ int run_battery(const BatteryOptions& o) {
     return kExitDirtyTree;
   }
   Catalogue c = load_catalogue(o.catalogue, o.repo);
-  std::vector<Mutation> selected = select_mutations(c, o.selection);
-  if (selected.empty()) {
-    progress("no mutation selected by this label and shard; nothing to do");
-    return kExitAsExpected;
-  }
-  std::string revision = head_revision(o.repo);
-  Reports reports(o.out.empty() ? default_out_dir(o, revision) : o.out);
+  Selection selection = o.selection;
+  select_mutations(c, selection);  // refuses an unknown --component or --only before anything is made
+  RunRecord record;
+  Provenance& p = record.provenance;
+  p.revision = head_revision(o.repo);
+  p.command = o.command;
+  p.catalogue = o.catalogue;
+  p.label = o.selection.label.empty() ? "all" : o.selection.label;
+  p.date = tools::utc_now_iso8601();
+  record.component = o.selection.component;
+  record.only = o.selection.only;
+  if (o.selection.shard) record.shard = std::to_string(o.selection.shard->k) + "/" + std::to_string(o.selection.shard->n);
+  Reports reports(o.out.empty() ? default_out_dir(o, p.revision) : o.out);
   Worktree wt(o.repo);
   if (o.keep_worktree) wt.keep();
+  if (!selection.in_diff_base.empty()) {
+    record.in_diff = choose(o, c, wt, reports);
+    selection.ids.emplace();
+    for (const auto& e : record.in_diff->chosen) selection.ids->insert(e.id);
+  }
+  std::vector<Mutation> selected = select_mutations(c, selection);
+  if (selected.empty()) {
+    progress("no mutation selected; report in " + reports.dir());
+    record.complete = true;
+    reports.write_mutants({});
+    reports.write_final(record);
+    return kExitAsExpected;
+  }
   progress("worktree " + wt.source() + ", report in " + reports.dir() + ", " + std::to_string(selected.size()) +
            " mutations");
-  Battery battery(o, c, std::move(selected), wt, reports, revision);
+  Battery battery(o, c, std::move(selected), wt, reports, std::move(record));
   return battery.run();
 }
 

@@ -205,6 +205,12 @@ Catalogue load_catalogue(const std::string& path, const std::string& repo_root) 
   return c;
 }
 
+std::string label_of(const Catalogue& c, const Mutation& m) {
+  for (const auto& g : m.gates)
+    if (!c.gates.at(g).has_label("cpu")) return "gpu";
+  return "cpu";
+}
+
 std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s) {
   if (!s.component.empty()) {
     std::set<std::string> known;
@@ -223,15 +229,17 @@ std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s) {
   std::vector<Mutation> by_label;
   for (const auto& m : c.mutations) {
     if (!s.component.empty() && m.component != s.component) continue;
-    bool all_cpu = true;
-    for (const auto& g : m.gates) all_cpu = all_cpu && c.gates.at(g).has_label("cpu");
-    if (s.label.empty() || (s.label == "cpu") == all_cpu) by_label.push_back(m);
+    if (s.ids && !s.ids->count(m.id)) continue;
+    if (s.label.empty() || s.label == label_of(c, m)) {
+      by_label.push_back(m);
+      by_label.back().position = by_label.size() - 1;
+    }
   }
   std::vector<Mutation> out;
-  for (size_t i = 0; i < by_label.size(); ++i) {
-    if (s.shard && static_cast<int>(i % static_cast<size_t>(s.shard->n)) != s.shard->k) continue;
-    if (!s.only.empty() && by_label[i].id != s.only) continue;
-    out.push_back(by_label[i]);
+  for (const auto& m : by_label) {
+    if (s.shard && static_cast<int>(m.position % static_cast<size_t>(s.shard->n)) != s.shard->k) continue;
+    if (!s.only.empty() && m.id != s.only) continue;
+    out.push_back(m);
   }
   return out;
 }

@@ -12,6 +12,7 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -60,6 +61,9 @@ struct Mutation {
   Expected expected = Expected::Killed;
   std::string reason;  // why an expected survivor is a known residual
   std::string description;
+  // Set by select_mutations(): the index in the run's selection before --shard and --only, so that
+  // shard k/n holds positions k, k+n, ... and merged shards line up with one unsharded run.
+  size_t position = 0;
 };
 
 struct Catalogue {
@@ -77,16 +81,20 @@ struct Shard {
   int n = 1;
 };
 
-// --component first ("" = all; an unknown component throws), then "cpu": mutations whose
-// gates all carry label cpu, "gpu": the others, "" = all; then the shard
-// (index % n == k), then --only. An unknown --only id throws.
+// --component first ("" = all; an unknown component throws), then the in-diff ids (when set:
+// only those), then "cpu": mutations whose gates all carry label cpu, "gpu": the others, "" = all;
+// then the shard (position % n == k), then --only. An unknown --only id throws.
 struct Selection {
   std::string label;
   std::optional<Shard> shard;
   std::string only;
   std::string component;
+  std::string in_diff_base = {};               // --in-diff BASE ("" = not asked)
+  std::optional<std::set<std::string>> ids = {};  // the in-diff choice (in_diff.h), once made
 };
 std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s);
+// "cpu" when every gate of m is labelled cpu, else "gpu": the --label the mutation runs under.
+std::string label_of(const Catalogue& c, const Mutation& m);
 
 // Number of non-overlapping occurrences of needle in text.
 size_t count_occurrences(const std::string& text, const std::string& needle);

@@ -1,18 +1,42 @@
 // mutation-battery: see mutations/README.md and battery.h for the contract.
 #include <csignal>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "mutations/runner/battery.h"
+#include "mutations/runner/in_diff.h"
+#include "mutations/runner/merge.h"
 #include "mutations/runner/options.h"
 #include "mutations/runner/build.h"
 #include "mutations/runner/reports.h"
 
 using namespace music3::battery;
 
+namespace {
+
+// mutation-battery merge OUT_DIR SHARD_DIR...
+int merge_main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    std::fputs(kUsage, stdout);
+    return kExitAsExpected;
+  }
+  if (args.size() < 2) throw UsageError("merge wants OUT_DIR and at least one SHARD_DIR");
+  for (const auto& a : args)
+    if (a.rfind("-", 0) == 0) throw UsageError("merge takes no option \"" + a + "\"");
+  std::string command = "mutation-battery merge";
+  for (const auto& a : args) command += " " + join_command({a});
+  return run_merge(args[0], {args.begin() + 1, args.end()}, command);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   install_interrupt_handlers();
   BatteryOptions o;
   try {
+    if (argc > 1 && std::string(argv[1]) == "merge") return merge_main(argc, argv);
     if (!parse_options(argc, argv, o)) {
       std::fputs(kUsage, stdout);
       return kExitAsExpected;
@@ -30,6 +54,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "mutation-battery: %s\n%s", e.what(), kUsage);
     return kExitUsage;
   } catch (const ReportDirError& e) {
+    std::fprintf(stderr, "mutation-battery: %s\n", e.what());
+    return kExitBadInput;
+  } catch (const MergeError& e) {
+    std::fprintf(stderr, "mutation-battery merge: refused: %s\n", e.what());
+    return kExitBadInput;
+  } catch (const InDiffError& e) {
     std::fprintf(stderr, "mutation-battery: %s\n", e.what());
     return kExitBadInput;
   } catch (const CatalogueError& e) {

@@ -34,11 +34,15 @@ Shard parse_shard(const std::string& v) {
 
 const char* const kUsage =
     "usage: mutation-battery [--repo DIR] [--catalogue PATH] [--component NAME] [--label cpu|gpu] [--shard k/n]\n"
-    "                        [--only ID] [--out DIR] [--jobs N] [--verify-every K] [--keep-worktree]\n"
+    "                        [--in-diff BASE] [--only ID] [--out DIR] [--jobs N] [--verify-every K] [--keep-worktree]\n"
+    "       mutation-battery merge OUT_DIR SHARD_DIR...\n"
     "Patches, rebuilds, hashes and gates every selected catalogue mutation in a private git\n"
-    "worktree of HEAD. Exit: 0 all as expected, 1 bad usage, 2 an unexpected outcome, 4 baseline failure,\n"
-    "5 bad catalogue or report folder in use, 8 dirty tree, 9 void run, 70 infrastructure error;\n"
-    "130/143 when interrupted (the shared table: engine/core/exit_code.h).\n";
+    "worktree of HEAD. --in-diff BASE keeps the mutations that the change BASE...HEAD touches (its target\n"
+    "file, a source of one of its gates, or its catalogue entry; mutations/README.md) and lists the chosen\n"
+    "and the skipped ones in the report. `merge` combines shard reports of one baseline into one report.\n"
+    "Exit: 0 all as expected, 1 bad usage, 2 an unexpected outcome, 4 baseline failure, 5 bad catalogue,\n"
+    "unknown BASE, report folder in use or shards that do not merge, 8 dirty tree, 9 void run,\n"
+    "70 infrastructure error; 130/143 when interrupted (the shared table: engine/core/exit_code.h).\n";
 
 bool parse_options(int argc, char** argv, BatteryOptions& o) {
   std::string repo_arg = ".";
@@ -64,6 +68,11 @@ bool parse_options(int argc, char** argv, BatteryOptions& o) {
         throw UsageError("--label wants cpu or gpu, got \"" + o.selection.label + "\"");
     } else if (a == "--shard") o.selection.shard = parse_shard(value());
     else if (a == "--only") o.selection.only = value();
+    else if (a == "--in-diff") {
+      o.selection.in_diff_base = value();
+      if (o.selection.in_diff_base.empty() || o.selection.in_diff_base[0] == '-')
+        throw UsageError("--in-diff wants a revision, got \"" + o.selection.in_diff_base + "\"");
+    }
     else if (a == "--out") o.out = value();
     else if (a == "--jobs") o.jobs = to_int(a, value(), 1);
     else if (a == "--verify-every") o.verify_every = to_int(a, value(), 0);

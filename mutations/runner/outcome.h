@@ -7,11 +7,13 @@
 // every gate it lists failed; a survived-expected one only when it survived.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "mutations/runner/catalogue.h"
 #include "mutations/runner/gate_run.h"
+#include "mutations/runner/in_diff.h"
 #include "mutations/runner/patch.h"
 
 namespace music3::battery {
@@ -44,7 +46,8 @@ struct MutationResult {
 void judge_expectation(MutationResult& r);
 
 struct VerifyResult {
-  size_t after = 0;  // mutations done before this check
+  std::string shard;  // "k/n" in a merged report, else ""
+  size_t after = 0;   // mutations done before this check
   bool tree_clean = false;  // no tracked file of the worktree differs from HEAD
   bool build_ok = false;
   bool hashes_match = false;
@@ -61,8 +64,20 @@ struct Provenance {
   bool cuda = false;
 };
 
+// One shard of a merged report (mutation-battery merge): where it came from and how it ended.
+struct ShardNote {
+  std::string dir, shard, machine, stopped;
+  bool void_run = false, complete = false;
+  double seconds = 0;
+};
+
 struct RunRecord {
   Provenance provenance;
+  std::string component;  // --component ("" = all)
+  std::string shard;      // "k/n" of --shard ("" = unsharded)
+  std::string only;       // --only
+  std::optional<InDiff> in_diff;
+  std::vector<ShardNote> shards;  // a merged report's shards, in shard order
   std::map<std::string, std::string> baseline_hashes, clean_rebuild_hashes;
   std::vector<GateResult> baseline_gates;
   std::vector<MutationResult> mutations;
@@ -70,6 +85,7 @@ struct RunRecord {
   std::map<std::string, std::string> sources;  // file -> unmutated text, for the Stryker report
   std::string stopped;                          // why the run ended early ("" = it ran to the end)
   bool void_run = false;
+  bool complete = false;  // the final verification ran (or nothing was selected)
   double seconds = 0;
 };
 

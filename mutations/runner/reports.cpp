@@ -133,7 +133,6 @@ void append_notes(std::ostringstream& md, const RunRecord& run) {
 
 void append_hashes(std::ostringstream& md, const RunRecord& run) {
   md << "\n## Baseline, clean rebuild and restore\n\n";
-  const VerifyResult* last = run.verifications.empty() ? nullptr : &run.verifications.back();
   md << "| executable | baseline sha256 | clean rebuild | restored (last check) |\n|---|---|---|---|\n";
   for (const auto& [exe, h] : run.baseline_hashes) {
     auto same = [&](const std::map<std::string, std::string>& m) -> std::string {
@@ -141,6 +140,10 @@ void append_hashes(std::ostringstream& md, const RunRecord& run) {
       if (it == m.end()) return "–";
       return it->second == h ? "identical" : "**DIFFERS** `" + it->second + "`";
     };
+    // The last check that hashed this executable (in a merged report, its shard's last).
+    const VerifyResult* last = nullptr;
+    for (const auto& v : run.verifications)
+      if (v.hashes.count(exe)) last = &v;
     md << "| " << exe << " | `" << h << "` | " << same(run.clean_rebuild_hashes) << " | "
        << (last ? same(last->hashes) : "–") << " |\n";
   }
@@ -150,9 +153,36 @@ void append_hashes(std::ostringstream& md, const RunRecord& run) {
        << fixed(g.process.seconds, 2) << " s\n";
   md << "\nVerification builds:\n\n";
   for (const auto& v : run.verifications)
-    md << "- after " << v.after << " mutations: " << (v.ok() ? "baseline hashes and green gates" : "**FAILED**: " + v.detail)
+    md << "- " << (v.shard.empty() ? "" : "shard " + v.shard + ", ") << "after " << v.after << " mutations: " << (v.ok() ? "baseline hashes and green gates" : "**FAILED**: " + v.detail)
        << " (" << fixed(v.seconds, 1) << " s)\n";
   if (run.verifications.empty()) md << "- none ran\n";
+}
+
+void append_in_diff(std::ostringstream& md, const RunRecord& run) {
+  if (!run.in_diff) return;
+  const InDiff& d = *run.in_diff;
+  md << "\n## In-diff selection\n\n"
+     << "Change: `" << d.base << "`...HEAD (merge base `" << d.merge_base << "`), " << d.changed.size()
+     << " changed files. The rule: mutations/README.md, \"--in-diff\".\n\n";
+  std::set<std::string> ran;
+  for (const auto& r : run.mutations) ran.insert(r.mutation.id);
+  md << "Chosen (" << d.chosen.size() << "):\n\n";
+  for (const auto& e : d.chosen)
+    md << "- `" << e.id << "`: " << e.why << (ran.count(e.id) ? "" : " (not in this run: another label or shard)")
+       << "\n";
+  if (d.chosen.empty()) md << "- none\n";
+  md << "\nSkipped (" << d.skipped.size() << "):\n\n";
+  for (const auto& e : d.skipped) md << "- `" << e.id << "`: " << e.why << "\n";
+  if (d.skipped.empty()) md << "- none\n";
+}
+
+void append_shards(std::ostringstream& md, const RunRecord& run) {
+  if (run.shards.empty()) return;
+  md << "\n## Shards\n\n| shard | report | machine | ended | time |\n|---|---|---|---|---|\n";
+  for (const auto& s : run.shards)
+    md << "| " << s.shard << " | " << cell(s.dir) << " | " << cell(s.machine) << " | "
+       << (s.void_run ? "**void**: " + cell(s.stopped) : s.complete ? std::string("complete") : "**stopped**: " + cell(s.stopped))
+       << " | " << fixed(s.seconds, 1) << " s |\n";
 }
 
 void append_provenance(std::ostringstream& md, const Provenance& p, double seconds) {
@@ -182,6 +212,7 @@ json to_json(const MutationResult& r) {
   for (const auto& g : r.gates) gates.push_back(to_json(g));
   return {{"phase", "mutation"},
           {"index", r.index},
+          {"component", m.component},
           {"id", m.id},
           {"file", m.file},
           {"line", r.start.line},
@@ -190,6 +221,7 @@ json to_json(const MutationResult& r) {
           {"as_expected", r.as_expected},
           {"detail", r.detail},
           {"diff_stat", r.diff_stat},
+          {"diff_lines", {{"added", r.diff_lines.added}, {"deleted", r.diff_lines.deleted}}},
           {"build", r.built || r.outcome == Outcome::Unviable ? process_json(r.build) : json(nullptr)},
           {"objects_rebuilt", r.objects_rebuilt},
           {"binary_sha256", r.hashes},
@@ -200,10 +232,46 @@ json to_json(const MutationResult& r) {
 json to_json(const VerifyResult& v) {
   json gates = json::array();
   for (const auto& g : v.gates) gates.push_back(to_json(g));
-  return {{"phase", "verify"},     {"after", v.after},          {"ok", v.ok()},
+  json j = {{"phase", "verify"},     {"after", v.after},          {"ok", v.ok()},
           {"tree_clean", v.tree_clean}, {"build_ok", v.build_ok}, {"hashes_match", v.hashes_match}, {"gates_green", v.gates_green},
           {"binary_sha256", v.hashes}, {"gates", gates},        {"detail", v.detail},
           {"seconds", v.seconds}};
+  if (!v.shard.empty()) j["shard"] = v.shard;
+  return j;
+}
+
+json to_json(const Provenance& p) {
+  return {{"revision", p.revision}, {"date", p.date},   {"machine", p.machine}, {"cxx", p.cxx},
+          {"nvcc", p.nvcc},         {"cmake", p.cmake}, {"ninja", p.ninja},     {"command", p.command},
+          {"catalogue", p.catalogue}, {"label", p.label}, {"cuda", p.cuda}};
+}
+
+json to_json(const InDiff& d) {
+  auto entries = [](const std::vector<InDiffEntry>& list) {
+    json a = json::array();
+    for (const auto& e : list) a.push_back({{"id", e.id}, {"why", e.why}});
+    return a;
+  };
+  return {{"base", d.base}, {"merge_base", d.merge_base}, {"changed", d.changed},
+          {"chosen", entries(d.chosen)}, {"skipped", entries(d.skipped)}, {"gate_sources", d.gate_sources}};
+}
+
+json run_json(const RunRecord& run) {
+  json shards = json::array();
+  for (const auto& s : run.shards)
+    shards.push_back({{"dir", s.dir}, {"shard", s.shard}, {"machine", s.machine}, {"stopped", s.stopped},
+                      {"void_run", s.void_run}, {"complete", s.complete}, {"seconds", s.seconds}});
+  return {{"provenance", to_json(run.provenance)},
+          {"component", run.component},
+          {"shard", run.shard},
+          {"only", run.only},
+          {"in_diff", run.in_diff ? to_json(*run.in_diff) : json(nullptr)},
+          {"shards", shards},
+          {"mutations", run.mutations.size()},
+          {"stopped", run.stopped},
+          {"void_run", run.void_run},
+          {"complete", run.complete},
+          {"seconds", run.seconds}};
 }
 
 json stryker_report(const RunRecord& run) {
@@ -250,7 +318,9 @@ std::string summary_markdown(const RunRecord& run) {
   int unexpected = 0;
   for (const auto& r : run.mutations) unexpected += r.as_expected ? 0 : 1;
   md << "# Mutation battery: " << run.provenance.label << ", " << run.provenance.date << "\n\n";
-  if (run.void_run)
+  if (run.mutations.empty() && run.stopped.empty())
+    md << "No mutation was selected" << (run.in_diff ? " (see the in-diff selection below)" : "") << ".\n\n";
+  else if (run.void_run)
     md << "**VOID RUN**: " << run.stopped << "\n\n";
   else if (!run.stopped.empty())
     md << "**STOPPED EARLY**: " << run.stopped << "\n\n";
@@ -262,6 +332,8 @@ std::string summary_markdown(const RunRecord& run) {
   md << "\n";
   append_table(md, run);
   append_notes(md, run);
+  append_in_diff(md, run);
+  append_shards(md, run);
   append_hashes(md, run);
   append_provenance(md, run.provenance, run.seconds);
   return md.str();
@@ -313,6 +385,7 @@ void Reports::write_mutants(const std::vector<MutationResult>& planned) const {
     const Mutation& m = r.mutation;
     list.push_back({{"index", r.index},
                     {"id", m.id},
+                    {"component", m.component},
                     {"file", m.file},
                     {"line", r.start.line},
                     {"column", r.start.column},
@@ -337,6 +410,7 @@ void Reports::append_outcome(const json& line) const {
 }
 
 void Reports::write_final(const RunRecord& run) const {
+  write_text(dir_ + "/run.json", run_json(run).dump(2) + "\n");
   write_text(dir_ + "/summary.md", summary_markdown(run));
   json report = stryker_report(run);
   write_text(dir_ + "/mutation.json", report.dump(2) + "\n");

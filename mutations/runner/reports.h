@@ -4,11 +4,13 @@
 //   diff/<id>.diff     the patch of each mutation
 //   log/<name>.log     everything the build and the gates printed (baseline, each
 //                      mutation, each verification)
+//   run.json           what was asked and how the run ended: provenance, selection (component,
+//                      label, shard, --in-diff choice), stopped / void / complete, run time
 //   summary.md         the table and the provenance (hashes, compilers, revision, machine)
 //   mutation.json      the Stryker mutation-testing-report-schema (schemaVersion "1")
 //   mutation.html      a self-contained page (no script, no network: the GPU box has none)
 //                      with the outcome table, linking each mutation's diff and log
-// Contract: summary.md, mutation.json and mutation.html are rewritten after every
+// Contract: run.json, summary.md, mutation.json and mutation.html are rewritten after every
 // mutation, so an interrupted run still leaves a readable partial report. A previous
 // report in the same directory (it holds mutants.json) is moved to <dir>.old, never
 // mixed with the new one; any other non-empty directory is refused (ReportDirError).
@@ -34,6 +36,9 @@ class ReportDirError : public std::runtime_error {
 nlohmann::json to_json(const GateResult& g);
 nlohmann::json to_json(const MutationResult& r);
 nlohmann::json to_json(const VerifyResult& v);
+nlohmann::json to_json(const Provenance& p);
+nlohmann::json to_json(const InDiff& d);
+nlohmann::json run_json(const RunRecord& run);
 nlohmann::json stryker_report(const RunRecord& run);
 std::string summary_markdown(const RunRecord& run);
 
