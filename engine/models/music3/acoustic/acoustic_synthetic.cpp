@@ -3,25 +3,15 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/runtime/synthetic_normal.h"
+
 namespace music3::acoustic {
 
 namespace {
-class Normal {
+// This component's stream of the shared synthetic normal (the salt keeps it apart from other components').
+class Normal : public runtime::SyntheticNormal {
  public:
-  explicit Normal(uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ull + 0xD1B54A32D192ED03ull) {}
-  float next() {  // Box-Muller over two splitmix64 uniforms in (0, 1)
-    const double u1 = (double(bits() >> 11) + 0.5) / 9007199254740992.0, u2 = double(bits() >> 11) / 9007199254740992.0;
-    return static_cast<float>(std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2));
-  }
-
- private:
-  uint64_t bits() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  uint64_t state_;
+  explicit Normal(uint64_t seed) : SyntheticNormal(seed, 0xD1B54A32D192ED03ull) {}
 };
 
 HostTensor fill(Normal& n, Shape s, float mean, float stddev) {
