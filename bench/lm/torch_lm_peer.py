@@ -130,7 +130,13 @@ def static_graph(model, cfg, kv, steps, warmup, device):
         feedback = torch.randn(2, 1, cfg.hidden_size, dtype=torch.bfloat16, device=device)
         position = torch.full((1,), kv, dtype=torch.long, device=device)
 
+        # transformers 5's StaticLayer writes at its own device-side counter (cumulative_length) and advances it on
+        # every call, captured calls included: reset it in the body so every replay writes position kv, not kv+1, ...
+        counters = [layer.cumulative_length for layer in cache.layers]
+
         def body():
+            for counter in counters:
+                counter.fill_(kv)
             out = model.model(inputs_embeds=feedback, past_key_values=cache, use_cache=True, cache_position=position,
                               position_ids=position[None])
             return (out.last_hidden_state[:, -1] @ head.T).float()
