@@ -1,8 +1,9 @@
 // gqa_attention on CUDA. pos is read on the device, so a captured decode step replays
-// at every position. Three kernels:
-//  - store: one block per qkv row r = t*B + b, copies its k and v heads into the caches
+// at every position. Kernels:
+//  - store (prefill): one block per qkv row r = t*B + b, copies its k and v heads into the caches
 //    at row pos + t of batch b;
-//  - decode (B rows, one token): flash decoding. One block per (b, K/V head, chunk of
+//  - decode (B rows, one token): flash decoding. The chunk holding pos first stores the row's k and v
+//    there (the store, fused). One block per (b, K/V head, chunk of
 //    kGqaChunk positions); a warp per position computes the G = nH / nKV query heads'
 //    scores s = scale * q.k (f32 fmas over d, warp butterfly); per head the chunk's max m,
 //    e_p = expf(s_p - m), l = sum e_p in increasing p, and acc_d = sum bf16(e_p) * v_p[d]
@@ -50,9 +51,8 @@ __global__ void __launch_bounds__(kThreads) store_kernel(const bf16* __restrict_
 }
 
 __global__ void __launch_bounds__(kThreads)
-    decode_chunk_kernel(const bf16* __restrict__ qkv, const bf16* __restrict__ k_cache,
-                        const bf16* __restrict__ v_cache, const int32_t* __restrict__ pos, float* __restrict__ scratch,
-                        Geometry g, float scale) {
+    decode_chunk_kernel(const bf16* __restrict__ qkv, bf16* k_cache, bf16* v_cache, const int32_t* __restrict__ pos,
+                        float* __restrict__ scratch, Geometry g, float scale) {
   __shared__ float qs[kMaxGroup][kMaxDim];
   __shared__ float score[kMaxGroup][kGqaChunk];
   const int b = static_cast<int>(blockIdx.x) / g.kv_heads, kvh = static_cast<int>(blockIdx.x) % g.kv_heads;
@@ -60,6 +60,16 @@ __global__ void __launch_bounds__(kThreads)
   if (length > g.tmax || first >= length) return;
   const int n = static_cast<int>(length - first < kGqaChunk ? length - first : kGqaChunk);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  // The chunk holding the new position first stores this (b, K/V head)'s k and v there (the store kernel's
+  // copy, fused: no other block reads that position); the barrier below makes the stores visible to the block.
+  if (first + kGqaChunk >= length) {
+    const bf16* src = qkv + b * g.row_width + g.q_width + kvh * g.dim;
+    const int64_t at = (b * g.tmax + length - 1) * g.kv_width + kvh * g.dim;
+    for (int64_t d = threadIdx.x; d < g.dim; d += kThreads) {
+      k_cache[at + d] = src[d];
+      v_cache[at + d] = src[g.kv_width + d];
+    }
+  }
   for (int64_t i = threadIdx.x; i < g.group * g.dim; i += kThreads)
     qs[i / g.dim][i % g.dim] = to_f32(qkv[b * g.row_width + (kvh * g.group + i / g.dim) * g.dim + i % g.dim]);
   __syncthreads();
@@ -83,50 +93,82 @@ __global__ void __launch_bounds__(kThreads)
     }
   }
   __syncthreads();
-  __shared__ float chunk_max[kMaxGroup], chunk_sum[kMaxGroup];
-  if (threadIdx.x < g.group) {
-    const int h = threadIdx.x;
-    float m = score[h][0];
-    for (int p = 1; p < n; ++p) m = fmaxf(m, score[h][p]);
-    float l = 0.0f;
-    for (int p = 0; p < n; ++p) {
-      const float e = expf(score[h][p] - m);
-      l += e;
-      score[h][p] = round_bf16(e);
+  // Per head h (warp h < G): the chunk's max over its n <= 32 scores (a warp max: exact in any order), e_p =
+  // expf(s_p - m) on lane p, then l = e_0 + e_1 + ... in increasing p by lane 0. The scores become bf16(e_p).
+  __shared__ float chunk_max[kMaxGroup], chunk_sum[kMaxGroup], expo[kMaxGroup][kGqaChunk];
+  static_assert(kMaxGroup <= kWarps && kGqaChunk == 32, "a warp per head, a lane per position");
+  if (warp < g.group) {
+    const int h = warp;
+    const float sp = lane < n ? score[h][lane] : -INFINITY;
+    float m = sp;
+    for (int o = 16; o >= 1; o /= 2) m = fmaxf(m, __shfl_xor_sync(0xFFFFFFFFu, m, o));
+    if (lane < n) {
+      const float e = expf(sp - m);
+      expo[h][lane] = e;
+      score[h][lane] = round_bf16(e);
     }
-    chunk_max[h] = m;
-    chunk_sum[h] = l;
+    __syncwarp();
+    if (lane == 0) {
+      float l = 0.0f;
+      for (int p = 0; p < n; ++p) l += expo[h][p];
+      chunk_max[h] = m;
+      chunk_sum[h] = l;
+    }
   }
   __syncthreads();
+  // acc_d = sum bf16(e_p) v_p[d] in increasing p; the chunk's v values are loaded before the sum so the loads
+  // overlap (the order of the fmas is unchanged).
   for (int64_t i = threadIdx.x; i < g.group * g.dim; i += kThreads) {
     const int h = static_cast<int>(i / g.dim);
     const int64_t d = i % g.dim;
+    float v[kGqaChunk];
+#pragma unroll
+    for (int p = 0; p < kGqaChunk; ++p) v[p] = p < n ? to_f32(vbase[p * g.kv_width + d]) : 0.0f;
     float acc = 0.0f;
-    for (int p = 0; p < n; ++p) acc = __fmaf_rn(score[h][p], to_f32(vbase[p * g.kv_width + d]), acc);
+#pragma unroll
+    for (int p = 0; p < kGqaChunk; ++p)
+      if (p < n) acc = __fmaf_rn(score[h][p], v[p], acc);
     float* rec = scratch + ((int64_t{b} * g.heads + kvh * g.group + h) * g.chunks + blockIdx.y) * (g.dim + 2);
     rec[2 + d] = acc;
     if (d == 0) rec[0] = chunk_max[h], rec[1] = chunk_sum[h];
   }
 }
 
+// Dynamic shared memory: weight[c] = expf(m_c - M) and sum[c] = l_c for the used chunks, each computed once
+// by one thread (the values equal those of a per-thread recomputation), so the serial sums below read shared
+// memory: L = sum weight[c] sum[c] (a multiply, then an add) and acc_d = sum weight[c] acc_c[d] (fused), both
+// in increasing c. M is a max, exact in any order.
 __global__ void __launch_bounds__(kThreads) decode_combine_kernel(const float* __restrict__ scratch,
                                                                   const int32_t* __restrict__ pos,
                                                                   bf16* __restrict__ out, Geometry g) {
+  extern __shared__ float staged[];  // weight [chunks], then sum [chunks]
+  __shared__ float reduce_scratch[32];
+  __shared__ float total;
   const int64_t bh = blockIdx.x, length = int64_t{pos[0]} + 1;
   if (length > g.tmax) return;
   const int64_t used = (length + kGqaChunk - 1) / kGqaChunk;
   const float* recs = scratch + bh * g.chunks * (g.dim + 2);
-  float m = recs[0];
-  for (int64_t c = 1; c < used; ++c) m = fmaxf(m, recs[c * (g.dim + 2)]);
-  float l = 0.0f;
-  for (int64_t c = 0; c < used; ++c) l = __fadd_rn(l, __fmul_rn(expf(recs[c * (g.dim + 2)] - m), recs[c * (g.dim + 2) + 1]));
-  const float inv = 1.0f / l;
+  float* weight = staged;
+  float* sum = staged + g.chunks;
+  float m = -INFINITY;
+  for (int64_t c = threadIdx.x; c < used; c += kThreads) m = fmaxf(m, recs[c * (g.dim + 2)]);
+  m = block_reduce(m, -INFINITY, reduce_scratch, MaxOp{});  // its barriers order the loads above
+  for (int64_t c = threadIdx.x; c < used; c += kThreads) {
+    weight[c] = expf(recs[c * (g.dim + 2)] - m);
+    sum[c] = recs[c * (g.dim + 2) + 1];
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float l = 0.0f;
+    for (int64_t c = 0; c < used; ++c) l = __fadd_rn(l, __fmul_rn(weight[c], sum[c]));
+    total = l;
+  }
+  __syncthreads();
+  const float inv = 1.0f / total;
   for (int64_t d = threadIdx.x; d < g.dim; d += kThreads) {
     float acc = 0.0f;
-    for (int64_t c = 0; c < used; ++c) {
-      const float* rec = recs + c * (g.dim + 2);
-      acc = __fmaf_rn(expf(rec[0] - m), rec[2 + d], acc);
-    }
+#pragma unroll 8
+    for (int64_t c = 0; c < used; ++c) acc = __fmaf_rn(weight[c], recs[c * (g.dim + 2) + 2 + d], acc);
     out[bh * g.dim + d] = to_bf16(__fmul_rn(acc, inv));  // row b's heads are contiguous: out[b, h*D + d]
   }
 }
@@ -187,19 +229,22 @@ void gqa_attention_cuda(const Queue& q, const void* args) {
   const int64_t rows = a.qkv.shape[0];
   const cudaStream_t s = stream_of(q);
   const int32_t* pos = a.pos.as<const int32_t>();
-  store_kernel<<<static_cast<unsigned>(rows), kThreads, 0, s>>>(a.qkv.as<const bf16>(), a.k_cache.as<bf16>(),
-                                                                a.v_cache.as<bf16>(), pos, g);
-  check_launch("gqa_attention (store)");
   if (rows == g.batch && g.group <= kMaxGroup && g.dim <= kMaxDim) {
+    const size_t staged = 2 * static_cast<size_t>(g.chunks) * sizeof(float);
+    if (staged > 48 * 1024) throw std::invalid_argument("gqa_attention: " + std::to_string(g.chunks) +
+                                                        " decode chunks exceed the combine kernel's shared memory");
     decode_chunk_kernel<<<dim3(static_cast<unsigned>(g.batch * g.kv_heads), static_cast<unsigned>(g.chunks)),
-                          kThreads, 0, s>>>(a.qkv.as<const bf16>(), a.k_cache.as<const bf16>(),
-                                            a.v_cache.as<const bf16>(), pos, a.scratch.as<float>(), g, a.scale);
+                          kThreads, 0, s>>>(a.qkv.as<const bf16>(), a.k_cache.as<bf16>(), a.v_cache.as<bf16>(), pos,
+                                            a.scratch.as<float>(), g, a.scale);
     check_launch("gqa_attention (decode chunks)");
-    decode_combine_kernel<<<static_cast<unsigned>(g.batch * g.heads), kThreads, 0, s>>>(a.scratch.as<const float>(),
-                                                                                       pos, a.out.as<bf16>(), g);
+    decode_combine_kernel<<<static_cast<unsigned>(g.batch * g.heads), kThreads, staged, s>>>(
+        a.scratch.as<const float>(), pos, a.out.as<bf16>(), g);
     check_launch("gqa_attention (decode combine)");
     return;
   }
+  store_kernel<<<static_cast<unsigned>(rows), kThreads, 0, s>>>(a.qkv.as<const bf16>(), a.k_cache.as<bf16>(),
+                                                                a.v_cache.as<bf16>(), pos, g);
+  check_launch("gqa_attention (store)");
   const size_t shared = static_cast<size_t>(g.tmax) * sizeof(float);
   if (shared > 48 * 1024) {
     int device = 0, optin = 0;

@@ -1,4 +1,4 @@
-// rope on CUDA: one block per row; each thread owns pairs (i, i + D/2) of a head, reads
+// rope on CUDA: one block per (row, head); each thread owns pairs (i, i + D/2) of the head, reads
 // both before writing both, so the in-place rotation is race-free:
 //   out[i]       = bf16( bf16(x[i] * cos[p, i])             + bf16(-x[i + D/2] * sin[p, i]) )
 //   out[i + D/2] = bf16( bf16(x[i + D/2] * cos[p, i + D/2]) + bf16(x[i] * sin[p, i + D/2]) )
@@ -13,18 +13,17 @@
 namespace music3::ops {
 namespace {
 
-constexpr int kThreads = 256;
+constexpr int kThreads = 64;  // D/2 pairs of a 128-wide head: one pass
 
 __global__ void __launch_bounds__(kThreads)
     rope_kernel(bf16* x, const bf16* __restrict__ cos, const bf16* __restrict__ sin, const int32_t* __restrict__ pos,
                 int64_t width, int64_t dim, int count, int batch, int64_t positions) {
-  const int64_t r = blockIdx.x, p = int64_t{pos[0]} + r / batch, half = dim / 2;
+  const int64_t r = blockIdx.x / count, p = int64_t{pos[0]} + r / batch, half = dim / 2;
   if (p < 0 || p >= positions) return;
   const bf16* c = cos + p * dim;
   const bf16* s = sin + p * dim;
-  for (int64_t j = threadIdx.x; j < count * half; j += kThreads) {
-    bf16* head = x + r * width + (j / half) * dim;
-    const int64_t i = j % half;
+  bf16* head = x + r * width + (blockIdx.x % count) * dim;
+  for (int64_t i = threadIdx.x; i < half; i += kThreads) {
     const float lo = to_f32(head[i]), hi = to_f32(head[i + half]);
     head[i] = to_bf16(__fadd_rn(round_bf16(__fmul_rn(lo, to_f32(c[i]))), round_bf16(__fmul_rn(-hi, to_f32(s[i])))));
     head[i + half] = to_bf16(
@@ -36,7 +35,7 @@ __global__ void __launch_bounds__(kThreads)
 
 void rope_cuda(const Queue& q, const void* args) {
   const auto& a = *static_cast<const RopeArgs*>(args);
-  rope_kernel<<<static_cast<unsigned>(a.x.shape[0]), kThreads, 0, stream_of(q)>>>(
+  rope_kernel<<<static_cast<unsigned>(a.x.shape[0] * a.count), kThreads, 0, stream_of(q)>>>(
       a.x.as<bf16>(), a.cos.as<const bf16>(), a.sin.as<const bf16>(), a.pos.as<const int32_t>(), a.x.shape[1],
       a.cos.shape[1], a.count, a.batch, a.cos.shape[0]);
   check_launch("rope");
