@@ -6,7 +6,8 @@
 // of ops() has no provider there, and std::runtime_error when the queue has no backend. ops() lists every op
 // decode() issues (the selector and the reachability gate read it).
 // decode() copies one window's latents [C][L] bf16 to the device (as [2, C/2, L]: the stereo streams are the
-// batch), runs the forward, and copies [2][output_length(L)] bf16 back. Activations and scratch come from the
+// batch), runs the forward (vocoder_stages(), one apply() each), and copies [2][output_length(L)] bf16 back;
+// run_stage() copies one stage's input in, runs that stage's apply() and copies its output back. Activations and scratch come from the
 // same pool. forwards() counts decodes; staged_bytes() is the resident weight bytes (all bf16).
 // One instance is used by one thread at a time; the queue must outlive it.
 #pragma once
@@ -31,6 +32,7 @@ class VocoderDeviceArm : public VocoderArm {
   VocoderDeviceArm& operator=(const VocoderDeviceArm&) = delete;
 
   Waveform decode(const bf16* latents, int64_t length) override;
+  StageTensor run_stage(const Stage& stage, const StageTensor& in) override;
   int64_t forwards() const override { return forwards_; }
   ArmKind kind() const override { return ArmKind::Device; }
   size_t staged_bytes() const { return staged_bytes_; }
@@ -43,6 +45,8 @@ class VocoderDeviceArm : public VocoderArm {
   Act conv(const Act& x, const StagedConv& c, int dilation, int pad);
   Act conv_transposed(const Act& x, const StagedConv& c, int stride, int pad);
   void snake(Act& x, const DeviceBuffer& alpha);
+  Act residual_unit(Act x, int block, int unit);
+  Act apply(const Stage& stage, Act x);
 
   VocoderConfig cfg_;
   Queue q_;
