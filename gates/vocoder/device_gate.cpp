@@ -21,7 +21,7 @@
 namespace music3::gates {
 namespace {
 
-std::string gate_id() { return "vocoder.device_" + gate_device_name(); }
+std::string gate_id() { return "vocoder.device_" + gate_device_name() + gate_variant(); }
 
 TEST(VocoderDevice, ParityBandResidencyAndReachability) {
   const Queue q = gate_queue(1);

@@ -76,7 +76,7 @@ TEST(VocoderStages, HostArm) {
 
 TEST(VocoderStages, DeviceArm) {
   const Queue q = gate_queue(1);
-  const std::string gate = "vocoder.stages_device_" + gate_device_name();
+  const std::string gate = "vocoder.stages_device_" + gate_device_name() + gate_variant();
   std::map<std::string, Worst> worst;
   for (const auto& c : vocoder_cases()) {
     const auto weights = load_vocoder_case(c);

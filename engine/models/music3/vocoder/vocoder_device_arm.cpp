@@ -51,6 +51,7 @@ VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q
     : cfg_(weights.cfg), q_(q), w_(std::make_unique<Staged>()) {
   for (auto op : ops())
     if (!ops::registry().has(op, q.device)) throw ops::MissingProvider(op, q.device);
+  conv_layout_ = ops::preferred_conv1d_layout(q);
   pool_ = runtime::shared_device_pool(q);
   if (!pool_) throw std::runtime_error("vocoder device arm: the queue has no backend, so no device pool");
   auto upload = [&](const std::vector<bf16>& host) {
@@ -62,8 +63,8 @@ VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q
   auto stage = [&](const Conv& c) {
     StagedConv s;
     s.out = c.out, s.in = c.in, s.kernel = c.kernel;
-    if (c.transposed) {
-      s.weight = upload(c.weight);
+    if (c.transposed || conv_layout_ == ops::ConvWeightLayout::OutInTap) {
+      s.weight = upload(c.weight);  // as torch stores it
     } else {  // [Cout][Cin][K] -> tap-major [K][Cout][Cin]
       std::vector<bf16> taps(c.weight.size());
       for (int co = 0; co < c.out; ++co)
@@ -110,14 +111,17 @@ VocoderDeviceArm::Act VocoderDeviceArm::conv(const Act& x, const StagedConv& c, 
   DeviceBuffer xpad = pool_->acquire(size_t(kStreams) * c.in * t_pad * sizeof(bf16));
   DeviceBuffer acc = pool_->acquire(size_t(kStreams) * c.out * t_out * sizeof(float));
   Act y{c.out, t_out, pool_->acquire(size_t(kStreams) * c.out * t_out * sizeof(bf16))};
+  const bool tap_major = conv_layout_ == ops::ConvWeightLayout::TapMajor;
   ops::Conv1dArgs a{on(q_, x.buf.data(), DType::BF16, Shape{kStreams, c.in, x.time}),
-                    on(q_, c.weight.data(), DType::BF16, Shape{c.kernel, c.out, c.in}),
+                    on(q_, c.weight.data(), DType::BF16,
+                       tap_major ? Shape{c.kernel, c.out, c.in} : Shape{c.out, c.in, c.kernel}),
                     on(q_, c.bias.data(), DType::BF16, Shape{c.out}),
                     on(q_, xpad.data(), DType::BF16, Shape{kStreams, c.in, t_pad}),
                     on(q_, acc.data(), DType::F32, Shape{kStreams, c.out, t_out}),
                     on(q_, y.buf.data(), DType::BF16, Shape{kStreams, c.out, t_out}),
                     dilation,
-                    pad};
+                    pad,
+                    conv_layout_};
   ops::conv1d(q_, a);
   return y;
 }

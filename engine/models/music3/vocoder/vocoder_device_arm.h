@@ -1,7 +1,8 @@
 // The vocoder's device arm: the same forward as the host arm, written against the op entry points
 // (engine/ops/vocoder_ops.h, ops::add) on a Queue, so it runs on any device with providers, the CPU included.
-// Contract: the constructor stages every weight onto the queue's device once (conv weights tap-major
-// [K, Cout, Cin] for the GEMM-per-tap conv1d, transposed-conv weights as torch stores them) from the queue's
+// Contract: the constructor stages every weight onto the queue's device once (conv weights in the layout of the
+// conv1d provider the registry prefers there, ops::preferred_conv1d_layout: tap-major [K, Cout, Cin] for the
+// GEMM-per-tap providers, torch's [Cout, Cin, K] for cuDNN; transposed-conv weights as torch stores them) from the queue's
 // shared device pool (runtime/device_pools.h); it throws ops::MissingProvider naming the op and device when one
 // of ops() has no provider there, and std::runtime_error when the queue has no backend. ops() lists every op
 // decode() issues (the selector and the reachability gate read it).
@@ -19,6 +20,7 @@
 #include "engine/core/device_pool.h"
 #include "engine/core/queue.h"
 #include "engine/ops/registry.h"
+#include "engine/ops/vocoder_ops.h"
 #include "engine/models/music3/vocoder/vocoder_arm.h"
 #include "engine/models/music3/vocoder/vocoder_weights.h"
 
@@ -50,6 +52,7 @@ class VocoderDeviceArm : public VocoderArm {
 
   VocoderConfig cfg_;
   Queue q_;
+  ops::ConvWeightLayout conv_layout_ = ops::ConvWeightLayout::TapMajor;
   DevicePool* pool_ = nullptr;
   std::unique_ptr<Staged> w_;
   size_t staged_bytes_ = 0;
