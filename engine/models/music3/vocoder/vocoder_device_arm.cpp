@@ -48,10 +48,21 @@ std::span<const ops::OpId> VocoderDeviceArm::ops() {
 }
 
 VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q)
+    : VocoderDeviceArm(weights, q, std::nullopt) {}
+
+VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q, ops::ConvWeightLayout conv_layout)
+    : VocoderDeviceArm(weights, q, std::optional<ops::ConvWeightLayout>(conv_layout)) {}
+
+VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q,
+                                   std::optional<ops::ConvWeightLayout> conv_layout)
     : cfg_(weights.cfg), q_(q), w_(std::make_unique<Staged>()) {
   for (auto op : ops())
     if (!ops::registry().has(op, q.device)) throw ops::MissingProvider(op, q.device);
-  conv_layout_ = ops::preferred_conv1d_layout(q);
+  conv_layout_ = conv_layout ? *conv_layout : ops::preferred_conv1d_layout(q);
+  ops::Conv1dArgs probe{};
+  probe.layout = conv_layout_;
+  if (!ops::registry().find(ops::OpId::Conv1d, q.device, &probe))
+    throw ops::MissingProvider(ops::OpId::Conv1d, q.device, "no enabled provider takes the requested weight layout");
   pool_ = runtime::shared_device_pool(q);
   if (!pool_) throw std::runtime_error("vocoder device arm: the queue has no backend, so no device pool");
   auto upload = [&](const std::vector<bf16>& host) {

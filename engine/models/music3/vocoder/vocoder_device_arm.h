@@ -14,6 +14,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -29,6 +30,10 @@ namespace music3::vocoder {
 class VocoderDeviceArm : public VocoderArm {
  public:
   VocoderDeviceArm(const VocoderWeights& weights, const Queue& q);
+  // Stages the conv weights in `conv_layout` instead (so the provider taking that layout runs: the benches time the
+  // cuDNN and the cuBLAS conv in one process); throws ops::MissingProvider when no enabled provider takes it.
+  VocoderDeviceArm(const VocoderWeights& weights, const Queue& q, ops::ConvWeightLayout conv_layout);
+  ops::ConvWeightLayout conv_layout() const { return conv_layout_; }
   ~VocoderDeviceArm();
   VocoderDeviceArm(const VocoderDeviceArm&) = delete;
   VocoderDeviceArm& operator=(const VocoderDeviceArm&) = delete;
@@ -41,6 +46,7 @@ class VocoderDeviceArm : public VocoderArm {
   static std::span<const ops::OpId> ops();
 
  private:
+  VocoderDeviceArm(const VocoderWeights& weights, const Queue& q, std::optional<ops::ConvWeightLayout> conv_layout);
   struct StagedConv;
   struct Staged;
   struct Act;
