@@ -3,15 +3,21 @@
 // through the host arm and the device arm on the CPU providers at the tiny geometry with 64 latents. Weights are
 // seeded synthetic ones (vocoder_synthetic.h). Each iteration is one decode(): latents uploaded, waveform on the
 // host. Counters: ms per window, samples per second, and the arm's GEMM FLOPs per second (2 x MACs of every
-// conv and transposed conv).
+// conv and transposed conv). On CUDA the full window is timed once per conv1d weight layout an enabled provider
+// takes, in this one process: `.../conv:tap_major` (the cuBLAS GEMM per tap) and `.../conv:out_in_tap` (cuDNN, when
+// the build found it); the label names the provider that ran. The plain name is the arm as selection builds it.
 #include <benchmark/benchmark.h>
 
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "bench/support/bench_main.h"
 #include "engine/models/music3/vocoder/vocoder_device_arm.h"
 #include "engine/models/music3/vocoder/vocoder_host_arm.h"
 #include "engine/models/music3/vocoder/vocoder_synthetic.h"
+#include "engine/ops/registry.h"
+#include "engine/ops/vocoder_ops.h"
 
 namespace music3::bench {
 namespace {
@@ -30,15 +36,29 @@ double conv_flops(const vocoder::VocoderConfig& c, int64_t latents) {
   return 2 * 2 * macs;  // two streams, two FLOPs per MAC
 }
 
-void register_window(const std::string& name, const Queue& q, const std::string& geometry, int64_t latents, bool host) {
+// The conv1d provider that takes `layout` on q's device, or "" when none does.
+std::string conv_provider(const Queue& q, ops::ConvWeightLayout layout) {
+  ops::Conv1dArgs probe{};
+  probe.layout = layout;
+  const ops::Provider* p = ops::registry().find(ops::OpId::Conv1d, q.device, &probe);
+  return p ? p->name : "";
+}
+
+void register_window(const std::string& name, const Queue& q, const std::string& geometry, int64_t latents, bool host,
+                     std::optional<ops::ConvWeightLayout> layout = std::nullopt) {
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
     const auto w = vocoder::synthetic_vocoder_weights(vocoder::vocoder_geometry(geometry), 0);
     const auto lat = vocoder::synthetic_latents(w.cfg, latents, 1);
     std::unique_ptr<vocoder::VocoderArm> arm;
-    if (host)
+    std::string conv;
+    if (host) {
       arm = std::make_unique<vocoder::VocoderHostArm>(w, q.threads);
-    else
-      arm = std::make_unique<vocoder::VocoderDeviceArm>(w, q);
+    } else {
+      auto device = layout ? std::make_unique<vocoder::VocoderDeviceArm>(w, q, *layout)
+                           : std::make_unique<vocoder::VocoderDeviceArm>(w, q);
+      conv = ", conv1d by " + conv_provider(q, device->conv_layout());
+      arm = std::move(device);
+    }
     arm->decode(lat.data(), latents);  // warm-up: pool blocks, cuBLAS handle and heuristics
     for (auto _ : state) benchmark::DoNotOptimize(arm->decode(lat.data(), latents).samples);
     const double per_window = state.iterations() ? 1.0 : 0.0;
@@ -46,7 +66,7 @@ void register_window(const std::string& name, const Queue& q, const std::string&
     state.counters["samples_per_s"] =
         benchmark::Counter(double(w.cfg.output_length(latents)), benchmark::Counter::kIsIterationInvariantRate);
     state.counters["conv_flops_per_s"] = benchmark::Counter(conv_flops(w.cfg, latents), benchmark::Counter::kIsIterationInvariantRate);
-    state.SetLabel(geometry + ", " + std::to_string(latents) + " latents");
+    state.SetLabel(geometry + ", " + std::to_string(latents) + " latents" + conv);
   })->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
@@ -58,6 +78,10 @@ int main(int argc, char** argv) {
   return run_bench_main(argc, argv, "bench-vocoder", [](const Ceilings& c) {
     if (c.has_cuda) {
       register_window("vocoder_window/device/cuda/full/689", c.gpu, "full", 689, false);
+      for (auto [layout, tag] : {std::pair{music3::ops::ConvWeightLayout::TapMajor, "tap_major"},
+                                 std::pair{music3::ops::ConvWeightLayout::OutInTap, "out_in_tap"}})
+        if (!conv_provider(c.gpu, layout).empty())
+          register_window(std::string("vocoder_window/device/cuda/full/689/conv:") + tag, c.gpu, "full", 689, false, layout);
       register_window("vocoder_window/device/cuda/mid/689", c.gpu, "mid", 689, false);
     }
     register_window("vocoder_window/host/cpu/tiny/64", c.cpu, "tiny", 64, true);

@@ -73,6 +73,14 @@ bool OpRegistry::has(OpId op, DeviceType dev) const {
   return false;
 }
 
+const Provider* OpRegistry::find(OpId op, DeviceType dev, const void* args) const {
+  const auto d = static_cast<size_t>(dev);
+  if (d >= kDevices || op >= OpId::kCount) return nullptr;
+  for (size_t i : table_[static_cast<size_t>(op)][d])
+    if (entries_[i].enabled && (!entries_[i].p.supports || entries_[i].p.supports(args))) return &entries_[i].p;
+  return nullptr;
+}
+
 const Provider& OpRegistry::select(OpId op, DeviceType dev, const void* args) const {
   const auto d = static_cast<size_t>(dev);
   if (d >= kDevices || op >= OpId::kCount) throw MissingProvider(op, dev);

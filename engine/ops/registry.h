@@ -93,6 +93,9 @@ class OpRegistry {
   void add(Provider p);
   void disable(const std::string& name);
   const Provider& select(OpId op, DeviceType dev, const void* args) const;  // counts the call
+  // What select() would choose for `args`, without counting; nullptr when no enabled provider supports it.
+  // supports() of that op's providers sees `args` as given (a probe may leave tensors empty when they read none).
+  const Provider* find(OpId op, DeviceType dev, const void* args) const;
   bool has(OpId op, DeviceType dev) const;  // an enabled provider exists
   std::vector<ProviderUse> usage() const;
   void reset_usage() const;

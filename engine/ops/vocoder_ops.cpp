@@ -21,10 +21,12 @@ void conv1d(const Queue& q, const Conv1dArgs& a) {
   check_tensor(op, "out", a.out, DType::BF16, 3, q);
   if (a.dilation < 1) fail_scalar(op, "dilation", "must be >= 1, got " + std::to_string(a.dilation));
   if (a.pad < 0) fail_scalar(op, "pad", "must be >= 0, got " + std::to_string(a.pad));
-  const int64_t b = a.x.shape[0], cin = a.x.shape[1], t = a.x.shape[2], k = a.w.shape[0], cout = a.w.shape[1];
+  const bool tap_major = a.layout == ConvWeightLayout::TapMajor;
+  const int64_t b = a.x.shape[0], cin = a.x.shape[1], t = a.x.shape[2];
+  const int64_t k = a.w.shape[tap_major ? 0 : 2], cout = a.w.shape[tap_major ? 1 : 0];
   const int64_t t_out = t + 2 * a.pad - int64_t(a.dilation) * (k - 1);
   if (t_out < 1) fail_scalar(op, "pad", "leaves no output samples for " + std::to_string(t) + " input samples");
-  check_dim(op, "w", a.w, 2, cin, "Cin of 'x'");
+  check_dim(op, "w", a.w, tap_major ? 2 : 1, cin, "Cin of 'x'");
   check_dim(op, "bias", a.bias, 0, cout, "Cout of 'w'");
   check_dim(op, "xpad", a.xpad, 0, b, "B of 'x'");
   check_dim(op, "xpad", a.xpad, 1, cin, "Cin of 'x'");
@@ -40,6 +42,16 @@ void conv1d(const Queue& q, const Conv1dArgs& a) {
   check_disjoint(op, "xpad", a.xpad, "x", a.x);
   check_disjoint(op, "acc", a.acc, "x", a.x);
   run(OpId::Conv1d, q, &a);
+}
+
+ConvWeightLayout preferred_conv1d_layout(const Queue& q) {
+  Conv1dArgs tap{}, oik{};
+  oik.layout = ConvWeightLayout::OutInTap;
+  const Provider* for_tap = registry().find(OpId::Conv1d, q.device, &tap);
+  const Provider* for_oik = registry().find(OpId::Conv1d, q.device, &oik);
+  if (!for_tap && !for_oik) throw MissingProvider(OpId::Conv1d, q.device);
+  if (!for_tap) return ConvWeightLayout::OutInTap;
+  return for_oik && for_oik->priority > for_tap->priority ? ConvWeightLayout::OutInTap : ConvWeightLayout::TapMajor;
 }
 
 void conv_transpose1d(const Queue& q, const ConvTranspose1dArgs& a) {

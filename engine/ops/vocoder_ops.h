@@ -5,9 +5,12 @@
 //
 // Numerics (the contracts every provider must meet; torch's CPU bf16 rounding points):
 //  conv1d            out[b,co,t] = bf16( bias[co] + sum_{ci,k} w[k,co,ci] * x[b,ci,t + k*dilation - pad] ), f32
-//                    sum, one rounding; x outside [0,T) is 0. Weights are tap-major [K, Cout, Cin], so each tap is
-//                    one GEMM. Scratch: xpad bf16 [B, Cin, T + 2 pad] and acc f32 [B, Cout, Tout] (any contents;
-//                    providers may leave garbage there). Tout = T + 2 pad - dilation (K - 1).
+//                    sum, one rounding; x outside [0,T) is 0. Weights in `layout`: TapMajor [K, Cout, Cin] (each
+//                    tap one GEMM: the cuBLAS provider) or OutInTap, torch's [Cout, Cin, K] (the cuDNN provider); a
+//                    provider's supports() takes the layouts it reads, and preferred_conv1d_layout(q) is the layout
+//                    of the highest-priority enabled provider on q's device, the one to stage weights in.
+//                    Scratch: xpad bf16 [B, Cin, T + 2 pad] and acc f32 [B, Cout, Tout] (any contents; providers
+//                    may leave garbage there). Tout = T + 2 pad - dilation (K - 1).
 //  conv_transpose1d  cols[b, co*K + k, l] = bf16( sum_ci w[ci,co,k] * x[b,ci,l] ) (f32 sum, one rounding: torch's
 //                    GEMM column); out[b,co,t] = bf16(acc + bias[co]) where acc starts at bf16 0 and adds, in
 //                    ascending k, each cols[b, co*K + k, l] with l*stride + k = t + pad, rounding every addition
@@ -17,14 +20,18 @@
 //                    to bf16; out may be the very view of x.
 //  tanh              out = bf16(tanh(x)); out may be the very view of x.
 #pragma once
+#include <cstdint>
+
 #include "engine/core/queue.h"
 #include "engine/core/tensor.h"
 
 namespace music3::ops {
 
+enum class ConvWeightLayout : uint8_t { TapMajor, OutInTap };
 struct Conv1dArgs {
   Tensor x, w, bias, xpad, acc, out;
   int dilation, pad;
+  ConvWeightLayout layout = ConvWeightLayout::TapMajor;
 };
 struct ConvTranspose1dArgs {
   Tensor x, w, bias, cols, out;
@@ -38,6 +45,7 @@ struct TanhArgs {
 };
 
 void conv1d(const Queue& q, const Conv1dArgs& args);
+ConvWeightLayout preferred_conv1d_layout(const Queue& q);  // throws MissingProvider when none is enabled
 void conv_transpose1d(const Queue& q, const ConvTranspose1dArgs& args);
 void snake(const Queue& q, const Tensor& x, const Tensor& alpha, const Tensor& out);
 void tanh(const Queue& q, const Tensor& x, const Tensor& out);

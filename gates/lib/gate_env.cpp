@@ -2,19 +2,29 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
 namespace music3::gates {
 namespace {
 DeviceType g_device = DeviceType::CPU;
+std::string g_disabled;  // --disable-providers, as given
 }
 
 DeviceType gate_device() { return g_device; }
 std::string gate_device_name() { return device_type_name(g_device); }
 
 Queue gate_queue(int threads) { return queue_for(g_device, threads); }
+
+std::string gate_variant() {
+  if (g_disabled.empty()) return "";
+  std::string out = "_without_";
+  for (char c : g_disabled) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
 
 int gate_main(int argc, char** argv) {
   std::vector<char*> rest;
@@ -26,6 +36,9 @@ int gate_main(int argc, char** argv) {
         return 2;
       }
       g_device = *t;
+    } else if (std::strcmp(argv[i], "--disable-providers") == 0 && i + 1 < argc) {
+      g_disabled = argv[++i];
+      setenv("MUSIC3_DISABLE_PROVIDERS", g_disabled.c_str(), 1);  // before the registry's first use
     } else {
       rest.push_back(argv[i]);
     }

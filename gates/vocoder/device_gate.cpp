@@ -3,7 +3,7 @@
 //  - any queue: the device arm against the pinned upstream module (parity goldens; the host arm's bounds on a CPU
 //    queue, the CUDA band of vocoder_bounds.h otherwise), its band against the host arm, the 3-window stitching case, its resident bytes (every weight staged once,
 //    bf16), its decode counter, and reachability: the ops it declares (what selection checks) are exactly the ops
-//    whose providers the table records as run.
+//    whose providers the table records as run; and the arm forced to each conv1d weight layout a provider takes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include "engine/models/music3/vocoder/vocoder_host_arm.h"
 #include "engine/models/music3/vocoder/vocoder_stitch.h"
 #include "engine/ops/registry.h"
+#include "engine/ops/vocoder_ops.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
 #include "gates/vocoder/vocoder_bounds.h"
@@ -21,7 +22,7 @@
 namespace music3::gates {
 namespace {
 
-std::string gate_id() { return "vocoder.device_" + gate_device_name(); }
+std::string gate_id() { return "vocoder.device_" + gate_device_name() + gate_variant(); }
 
 TEST(VocoderDevice, ParityBandResidencyAndReachability) {
   const Queue q = gate_queue(1);
@@ -54,6 +55,44 @@ TEST(VocoderDevice, ParityBandResidencyAndReachability) {
     } else {
       check_ulp(gate_id(), c.name(), "waveform_vs_host", band, bounds);
     }
+  }
+}
+
+// Each conv1d weight layout an enabled provider of the queue's device takes (the arm stages the preferred one; the
+// benches force each): on the CPU providers both reproduce the host arm bit for bit (so the torch-layout staging
+// the cuDNN provider reads is checked here too); on CUDA each stays in the band against the host arm.
+TEST(VocoderDevice, EveryConvWeightLayoutWithAProvider) {
+  const Queue q = gate_queue(1);
+  int layouts = 0;
+  for (const auto layout : {ops::ConvWeightLayout::TapMajor, ops::ConvWeightLayout::OutInTap}) {
+    ops::Conv1dArgs probe{};
+    probe.layout = layout;
+    if (!ops::registry().find(ops::OpId::Conv1d, q.device, &probe)) continue;
+    ++layouts;
+    const std::string tag = layout == ops::ConvWeightLayout::TapMajor ? "tap_major" : "out_in_tap";
+    for (const auto& c : vocoder_cases()) {
+      if (c.seed != 0) continue;  // one case per geometry
+      const auto weights = load_vocoder_case(c);
+      const Bf16Tensor latents = read_bf16(vocoder_parity_golden(c), "latents");
+      vocoder::VocoderHostArm host(weights, 1);
+      vocoder::VocoderDeviceArm device(weights, q, layout);
+      EXPECT_EQ(device.conv_layout(), layout);
+      EXPECT_EQ(device.staged_bytes(), weights.bytes()) << c.name();
+      const auto h = host.decode(latents.data.data(), latents.shape[2]);
+      const auto d = device.decode(latents.data.data(), latents.shape[2]);
+      ASSERT_EQ(d.data.size(), h.data.size()) << c.name();
+      const UlpStats band = ulp_stats(d.data, h.data);
+      if (q.is_cpu()) {
+        record(gate_id(), c.name() + "/" + tag, "cpu_providers_differing_from_host", double(band.compared - band.exact), 0);
+        EXPECT_EQ(band.exact, band.compared) << c.name() << " " << tag;
+      } else {
+        check_ulp(gate_id(), c.name() + "/" + tag, "waveform_vs_host", band, vocoder_bounds::kCudaVsOracle);
+      }
+    }
+  }
+  EXPECT_GE(layouts, 1);
+  if (q.is_cpu()) {
+    EXPECT_EQ(layouts, 2) << "the CPU conv1d provider takes both layouts";
   }
 }
 

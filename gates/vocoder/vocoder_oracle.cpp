@@ -67,6 +67,13 @@ std::string vocoder_parity_golden(const VocoderCase& c) {
 
 std::string vocoder_stitch_golden(int seed) { return goldens_dir(kComponent) + "/stitch/seed" + std::to_string(seed) + ".safetensors"; }
 
+std::string vocoder_stage_file(const VocoderCase& c) {
+  const std::string path = checkpoints_root() + "/stages/" + c.geometry + "/seed" + std::to_string(c.seed) + ".safetensors";
+  if (!fs::exists(path))
+    throw std::runtime_error(path + ": missing; the ctest fixture vocoder_stages (vocoder_stages_setup) writes it");
+  return path;
+}
+
 Bf16Tensor read_bf16(const std::string& file, const std::string& tensor) {
   io::SafetensorsFile f(file);
   const Tensor t = f.tensor(tensor);

@@ -2,7 +2,7 @@
 // its committed parity golden, the stitching goldens, and each checkpoint as the `vocoder_oracle` fixture
 // regenerated it (verified by sha256 against the manifest before it is loaded, so a gate never compares against
 // weights the goldens were not made from). Paths: gates/lib/oracle_paths.h for the goldens, and
-// MUSIC3_VOCODER_ORACLE_DIR (default: the configure-time build/vocoder_oracle) for the checkpoints. Every reader throws naming the file and tensor.
+// MUSIC3_VOCODER_ORACLE_DIR (default: the configure-time build/vocoder_oracle) for the checkpoints and stage records. Every reader throws naming the file and tensor.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -31,6 +31,9 @@ std::string vocoder_checkpoint_dir(const VocoderCase& c);
 vocoder::VocoderWeights load_vocoder_case(const VocoderCase& c);  // after the sha256 check
 std::string vocoder_parity_golden(const VocoderCase& c);
 std::string vocoder_stitch_golden(int seed);
+// The per-stage tensors the `vocoder_stages` fixture (oracle_bridge/vocoder/record_stages.py) wrote for the case
+// under MUSIC3_VOCODER_ORACLE_DIR/stages; throws naming the fixture when the file is missing.
+std::string vocoder_stage_file(const VocoderCase& c);
 Bf16Tensor read_bf16(const std::string& file, const std::string& tensor);
 std::vector<float> read_f32(const std::string& file, const std::string& tensor, std::vector<int64_t>* shape = nullptr);
 

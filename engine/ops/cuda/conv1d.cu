@@ -1,4 +1,4 @@
-// conv1d on CUDA, as K cuBLAS GEMMs into an f32 accumulator: the input is copied into the zero-padded xpad
+// conv1d on CUDA for tap-major weights (ConvWeightLayout::TapMajor), as K cuBLAS GEMMs into an f32 accumulator: the input is copied into the zero-padded xpad
 // scratch, acc starts at the bias, each tap k adds W_k [Cout, Cin] . xpad[:, k*dilation : k*dilation + Tout]
 // (cublasGemmStridedBatchedEx over the batch, bf16 inputs, f32 output and compute, beta 1), and one kernel rounds
 // acc to bf16. Row-major acc[Cout, Tout] is column-major acc^T [Tout, Cout] = xpad_shift^T [Tout, Cin] . W_k^T.
@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/core/bf16.h"
+#include "engine/ops/cuda/conv1d_bias.h"
 #include "engine/ops/cuda/cublas_handle.h"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
@@ -50,6 +51,15 @@ __global__ void round_kernel(const float* __restrict__ acc, bf16* __restrict__ o
 
 }  // namespace
 
+void conv1d_fill_bias(const bf16* bias, bf16* out, int64_t cout, int64_t t_out, int64_t total, cudaStream_t stream) {
+  bias_fill_bf16_kernel<<<grid_for(total, kThreads), kThreads, 0, stream>>>(bias, out, cout, t_out, total);
+  check_launch("conv1d bias (bf16)");
+}
+
+bool conv1d_tap_major_supports(const void* args) {
+  return static_cast<const Conv1dArgs*>(args)->layout == ConvWeightLayout::TapMajor;
+}
+
 void conv1d_cuda(const Queue& q, const void* args) {
   const auto& p = *static_cast<const Conv1dArgs*>(args);
   const int64_t batch = p.x.shape[0], cin = p.x.shape[1], t_in = p.x.shape[2];
@@ -59,10 +69,7 @@ void conv1d_cuda(const Queue& q, const void* args) {
   const cudaStream_t stream = stream_of(q);
   const float one = 1.0f;
   if (taps == 1 && p.pad == 0) {
-    const int64_t total = batch * cout * t_out;
-    bias_fill_bf16_kernel<<<grid_for(total, kThreads), kThreads, 0, stream>>>(p.bias.as<const bf16>(), p.out.as<bf16>(),
-                                                                               cout, t_out, total);
-    check_launch("conv1d bias (1x1)");
+    conv1d_fill_bias(p.bias.as<const bf16>(), p.out.as<bf16>(), cout, t_out, batch * cout * t_out, stream);
     with_cublas(stream, [&](cublasHandle_t h) {
       check_cublas(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(t_out), static_cast<int>(cout),
                                               static_cast<int>(cin), &one, p.x.data, CUDA_R_16BF, static_cast<int>(t_in),

@@ -22,6 +22,11 @@ void exp_draws_cuda(const Queue& q, const void* args);
 void add_rms_norm_cuda(const Queue& q, const void* args);
 void kv_append_attention_cuda(const Queue& q, const void* args);
 void conv1d_cuda(const Queue& q, const void* args);
+bool conv1d_tap_major_supports(const void* args);
+#ifdef MUSIC3_WITH_CUDNN
+void conv1d_cudnn_cuda(const Queue& q, const void* args);
+bool conv1d_cudnn_supports(const void* args);  // OutInTap weights
+#endif
 void conv_transpose1d_cuda(const Queue& q, const void* args);
 void snake_cuda(const Queue& q, const void* args);
 void tanh_cuda(const Queue& q, const void* args);

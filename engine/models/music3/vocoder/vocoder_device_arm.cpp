@@ -48,9 +48,21 @@ std::span<const ops::OpId> VocoderDeviceArm::ops() {
 }
 
 VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q)
+    : VocoderDeviceArm(weights, q, std::nullopt) {}
+
+VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q, ops::ConvWeightLayout conv_layout)
+    : VocoderDeviceArm(weights, q, std::optional<ops::ConvWeightLayout>(conv_layout)) {}
+
+VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q,
+                                   std::optional<ops::ConvWeightLayout> conv_layout)
     : cfg_(weights.cfg), q_(q), w_(std::make_unique<Staged>()) {
   for (auto op : ops())
     if (!ops::registry().has(op, q.device)) throw ops::MissingProvider(op, q.device);
+  conv_layout_ = conv_layout ? *conv_layout : ops::preferred_conv1d_layout(q);
+  ops::Conv1dArgs probe{};
+  probe.layout = conv_layout_;
+  if (!ops::registry().find(ops::OpId::Conv1d, q.device, &probe))
+    throw ops::MissingProvider(ops::OpId::Conv1d, q.device, "no enabled provider takes the requested weight layout");
   pool_ = runtime::shared_device_pool(q);
   if (!pool_) throw std::runtime_error("vocoder device arm: the queue has no backend, so no device pool");
   auto upload = [&](const std::vector<bf16>& host) {
@@ -62,8 +74,8 @@ VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q
   auto stage = [&](const Conv& c) {
     StagedConv s;
     s.out = c.out, s.in = c.in, s.kernel = c.kernel;
-    if (c.transposed) {
-      s.weight = upload(c.weight);
+    if (c.transposed || conv_layout_ == ops::ConvWeightLayout::OutInTap) {
+      s.weight = upload(c.weight);  // as torch stores it
     } else {  // [Cout][Cin][K] -> tap-major [K][Cout][Cin]
       std::vector<bf16> taps(c.weight.size());
       for (int co = 0; co < c.out; ++co)
@@ -110,14 +122,17 @@ VocoderDeviceArm::Act VocoderDeviceArm::conv(const Act& x, const StagedConv& c, 
   DeviceBuffer xpad = pool_->acquire(size_t(kStreams) * c.in * t_pad * sizeof(bf16));
   DeviceBuffer acc = pool_->acquire(size_t(kStreams) * c.out * t_out * sizeof(float));
   Act y{c.out, t_out, pool_->acquire(size_t(kStreams) * c.out * t_out * sizeof(bf16))};
+  const bool tap_major = conv_layout_ == ops::ConvWeightLayout::TapMajor;
   ops::Conv1dArgs a{on(q_, x.buf.data(), DType::BF16, Shape{kStreams, c.in, x.time}),
-                    on(q_, c.weight.data(), DType::BF16, Shape{c.kernel, c.out, c.in}),
+                    on(q_, c.weight.data(), DType::BF16,
+                       tap_major ? Shape{c.kernel, c.out, c.in} : Shape{c.out, c.in, c.kernel}),
                     on(q_, c.bias.data(), DType::BF16, Shape{c.out}),
                     on(q_, xpad.data(), DType::BF16, Shape{kStreams, c.in, t_pad}),
                     on(q_, acc.data(), DType::F32, Shape{kStreams, c.out, t_out}),
                     on(q_, y.buf.data(), DType::BF16, Shape{kStreams, c.out, t_out}),
                     dilation,
-                    pad};
+                    pad,
+                    conv_layout_};
   ops::conv1d(q_, a);
   return y;
 }
@@ -142,34 +157,51 @@ void VocoderDeviceArm::snake(Act& x, const DeviceBuffer& alpha) {
   ops::snake(q_, v, on(q_, alpha.data(), DType::BF16, Shape{x.channels}), v);
 }
 
+VocoderDeviceArm::Act VocoderDeviceArm::residual_unit(Act x, int block, int unit_index) {
+  const int k = VocoderConfig::kKernel;
+  const auto& unit = w_->blocks[block].units[unit_index];
+  Act r{x.channels, x.time, pool_->acquire(size_t(kStreams) * x.channels * x.time * sizeof(bf16))};
+  const Tensor xv = on(q_, x.buf.data(), DType::BF16, Shape{kStreams * x.channels, x.time});
+  const Tensor x3 = on(q_, x.buf.data(), DType::BF16, Shape{kStreams, x.channels, x.time});
+  const Tensor r3 = on(q_, r.buf.data(), DType::BF16, Shape{kStreams, x.channels, x.time});
+  ops::snake(q_, x3, on(q_, unit.alpha1.data(), DType::BF16, Shape{x.channels}), r3);
+  r = conv(r, unit.conv1, unit.dilation, unit.dilation * (k - 1) / 2);
+  snake(r, unit.alpha2);
+  r = conv(r, unit.conv2, 1, 0);
+  const Tensor rv = on(q_, r.buf.data(), DType::BF16, Shape{kStreams * x.channels, x.time});
+  ops::add(q_, xv, rv, xv);  // the residual unit's identity
+  return x;
+}
+
+VocoderDeviceArm::Act VocoderDeviceArm::apply(const Stage& stage, Act x) {
+  const int k = VocoderConfig::kKernel;
+  using K = Stage::Kind;
+  switch (stage.kind) {
+    case K::DecInProj: return conv(x, w_->dec_in_proj, 1, 0);
+    case K::ConvIn: return conv(x, w_->conv_in, 1, k / 2);
+    case K::BlockSnake: snake(x, w_->blocks[stage.block].alpha); return x;
+    case K::BlockUp: {
+      const auto& blk = w_->blocks[stage.block];
+      return conv_transposed(x, blk.up, blk.stride, transposed_padding(blk.stride));
+    }
+    case K::ResidualUnit: return residual_unit(std::move(x), stage.block, stage.unit);
+    case K::SnakeOut: snake(x, w_->alpha_out); return x;
+    case K::ConvOut: return conv(x, w_->conv_out, 1, k / 2);
+    case K::Tanh: {
+      const Tensor y = on(q_, x.buf.data(), DType::BF16, Shape{kStreams, x.channels, x.time});
+      ops::tanh(q_, y, y);
+      return x;
+    }
+  }
+  throw std::logic_error("vocoder device arm: unknown stage " + stage.name());
+}
+
 Waveform VocoderDeviceArm::decode(const bf16* latents, int64_t length) {
   if (length <= 0) throw std::invalid_argument("vocoder: a window needs at least one latent, got " + std::to_string(length));
-  const int k = VocoderConfig::kKernel;
   Act x{cfg_.stream_channels(), length, pool_->acquire(size_t(cfg_.latent_channels) * length * sizeof(bf16))};
   q_.backend->copy(x.buf.data(), latents, size_t(cfg_.latent_channels) * length * sizeof(bf16), CopyKind::HostToDevice,
                    q_.stream);
-  x = conv(x, w_->dec_in_proj, 1, 0);
-  x = conv(x, w_->conv_in, 1, k / 2);
-  for (const auto& blk : w_->blocks) {
-    snake(x, blk.alpha);
-    x = conv_transposed(x, blk.up, blk.stride, transposed_padding(blk.stride));
-    for (const auto& unit : blk.units) {
-      Act r{x.channels, x.time, pool_->acquire(size_t(kStreams) * x.channels * x.time * sizeof(bf16))};
-      const Tensor xv = on(q_, x.buf.data(), DType::BF16, Shape{kStreams * x.channels, x.time});
-      const Tensor x3 = on(q_, x.buf.data(), DType::BF16, Shape{kStreams, x.channels, x.time});
-      const Tensor r3 = on(q_, r.buf.data(), DType::BF16, Shape{kStreams, x.channels, x.time});
-      ops::snake(q_, x3, on(q_, unit.alpha1.data(), DType::BF16, Shape{x.channels}), r3);
-      r = conv(r, unit.conv1, unit.dilation, unit.dilation * (k - 1) / 2);
-      snake(r, unit.alpha2);
-      r = conv(r, unit.conv2, 1, 0);
-      const Tensor rv = on(q_, r.buf.data(), DType::BF16, Shape{kStreams * x.channels, x.time});
-      ops::add(q_, xv, rv, xv);  // the residual unit's identity
-    }
-  }
-  snake(x, w_->alpha_out);
-  x = conv(x, w_->conv_out, 1, k / 2);
-  const Tensor y = on(q_, x.buf.data(), DType::BF16, Shape{kStreams, 1, x.time});
-  ops::tanh(q_, y, y);
+  for (const Stage& s : vocoder_stages(cfg_)) x = apply(s, std::move(x));
   Waveform out;
   out.samples = x.time;
   if (out.samples != cfg_.output_length(length)) throw std::logic_error("vocoder: stream length differs from output_length()");
@@ -177,6 +209,19 @@ Waveform VocoderDeviceArm::decode(const bf16* latents, int64_t length) {
   q_.backend->copy(out.data.data(), x.buf.data(), out.data.size() * sizeof(bf16), CopyKind::DeviceToHost, q_.stream);
   q_.synchronize();
   ++forwards_;
+  return out;
+}
+
+StageTensor VocoderDeviceArm::run_stage(const Stage& stage, const StageTensor& in) {
+  if (in.time <= 0 || in.data.size() != size_t(kStreams) * in.channels * in.time)
+    throw std::invalid_argument("vocoder stage " + stage.name() + ": input holds " + std::to_string(in.data.size()) +
+                                " values, not 2 x " + std::to_string(in.channels) + " x " + std::to_string(in.time));
+  Act x{in.channels, in.time, pool_->acquire(in.data.size() * sizeof(bf16))};
+  q_.backend->copy(x.buf.data(), in.data.data(), in.data.size() * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
+  x = apply(stage, std::move(x));
+  StageTensor out{x.channels, x.time, std::vector<bf16>(size_t(kStreams) * x.channels * x.time)};
+  q_.backend->copy(out.data.data(), x.buf.data(), out.data.size() * sizeof(bf16), CopyKind::DeviceToHost, q_.stream);
+  q_.synchronize();
   return out;
 }
 

@@ -1,23 +1,27 @@
 // The vocoder's device arm: the same forward as the host arm, written against the op entry points
 // (engine/ops/vocoder_ops.h, ops::add) on a Queue, so it runs on any device with providers, the CPU included.
-// Contract: the constructor stages every weight onto the queue's device once (conv weights tap-major
-// [K, Cout, Cin] for the GEMM-per-tap conv1d, transposed-conv weights as torch stores them) from the queue's
+// Contract: the constructor stages every weight onto the queue's device once (conv weights in the layout of the
+// conv1d provider the registry prefers there, ops::preferred_conv1d_layout: tap-major [K, Cout, Cin] for the
+// GEMM-per-tap providers, torch's [Cout, Cin, K] for cuDNN; transposed-conv weights as torch stores them) from the queue's
 // shared device pool (runtime/device_pools.h); it throws ops::MissingProvider naming the op and device when one
 // of ops() has no provider there, and std::runtime_error when the queue has no backend. ops() lists every op
 // decode() issues (the selector and the reachability gate read it).
 // decode() copies one window's latents [C][L] bf16 to the device (as [2, C/2, L]: the stereo streams are the
-// batch), runs the forward, and copies [2][output_length(L)] bf16 back. Activations and scratch come from the
+// batch), runs the forward (vocoder_stages(), one apply() each), and copies [2][output_length(L)] bf16 back;
+// run_stage() copies one stage's input in, runs that stage's apply() and copies its output back. Activations and scratch come from the
 // same pool. forwards() counts decodes; staged_bytes() is the resident weight bytes (all bf16).
 // One instance is used by one thread at a time; the queue must outlive it.
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "engine/core/device_pool.h"
 #include "engine/core/queue.h"
 #include "engine/ops/registry.h"
+#include "engine/ops/vocoder_ops.h"
 #include "engine/models/music3/vocoder/vocoder_arm.h"
 #include "engine/models/music3/vocoder/vocoder_weights.h"
 
@@ -26,26 +30,35 @@ namespace music3::vocoder {
 class VocoderDeviceArm : public VocoderArm {
  public:
   VocoderDeviceArm(const VocoderWeights& weights, const Queue& q);
+  // Stages the conv weights in `conv_layout` instead (so the provider taking that layout runs: the benches time the
+  // cuDNN and the cuBLAS conv in one process); throws ops::MissingProvider when no enabled provider takes it.
+  VocoderDeviceArm(const VocoderWeights& weights, const Queue& q, ops::ConvWeightLayout conv_layout);
+  ops::ConvWeightLayout conv_layout() const { return conv_layout_; }
   ~VocoderDeviceArm();
   VocoderDeviceArm(const VocoderDeviceArm&) = delete;
   VocoderDeviceArm& operator=(const VocoderDeviceArm&) = delete;
 
   Waveform decode(const bf16* latents, int64_t length) override;
+  StageTensor run_stage(const Stage& stage, const StageTensor& in) override;
   int64_t forwards() const override { return forwards_; }
   ArmKind kind() const override { return ArmKind::Device; }
   size_t staged_bytes() const { return staged_bytes_; }
   static std::span<const ops::OpId> ops();
 
  private:
+  VocoderDeviceArm(const VocoderWeights& weights, const Queue& q, std::optional<ops::ConvWeightLayout> conv_layout);
   struct StagedConv;
   struct Staged;
   struct Act;
   Act conv(const Act& x, const StagedConv& c, int dilation, int pad);
   Act conv_transposed(const Act& x, const StagedConv& c, int stride, int pad);
   void snake(Act& x, const DeviceBuffer& alpha);
+  Act residual_unit(Act x, int block, int unit);
+  Act apply(const Stage& stage, Act x);
 
   VocoderConfig cfg_;
   Queue q_;
+  ops::ConvWeightLayout conv_layout_ = ops::ConvWeightLayout::TapMajor;
   DevicePool* pool_ = nullptr;
   std::unique_ptr<Staged> w_;
   size_t staged_bytes_ = 0;
