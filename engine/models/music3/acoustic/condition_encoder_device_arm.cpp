@@ -40,14 +40,9 @@ ConditionEncoderDeviceArm::ConditionEncoderDeviceArm(const ConditionEncoderWeigh
 void ConditionEncoderDeviceArm::size_for(int64_t n) {
   if (n == frames_) return;
   const int64_t H = w_.cfg.hidden, O = w_.cfg.out_dim;
-  window_.clear();
-  auto buffer = [&](DType dt, Shape s, bool forward_buffer) {
-    Tensor t{nullptr, dt, s, q_.device};
-    window_.push_back(pool_.acquire(t.bytes()));
-    t.data = window_.back().data();
-    (forward_buffer ? ins_.resident_dtypes : ins_.aux_dtypes) |= dtype_bit(dt);
-    return t;
-  };
+  window_.reset();
+  window_ = std::make_unique<runtime::ResidentSet>(q_, pool_, ins_);
+  auto buffer = [&](DType dt, Shape s, bool forward_buffer) { return window_->resident(dt, s, forward_buffer); };
   x_ = buffer(DType::BF16, {1, H, n}, true);
   xpad_ = buffer(DType::BF16, {1, H, n + 2 * kPad}, true);
   acc_ = buffer(DType::F32, {1, O, n}, false);

@@ -10,6 +10,7 @@
 // encode(); resident_dtypes holds BF16 alone, aux_dtypes F32.
 // Thread-safety: one thread at a time (it owns its queue's buffers).
 #pragma once
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -42,7 +43,7 @@ class ConditionEncoderDeviceArm final : public ConditionEncoderArm {
   runtime::ResidentSet held_;
   Tensor proj_w_, proj_b_;
   int64_t frames_ = 0;                // the frame count the window buffers hold
-  std::vector<DeviceBuffer> window_;  // x, xpad, acc, out
+  std::unique_ptr<runtime::ResidentSet> window_;  // x, xpad, acc, out of one frame count
   Tensor x_, xpad_, acc_, out_;
   int64_t forwards_ = 0;
 };

@@ -58,18 +58,14 @@ DitDeviceArm::DitDeviceArm(const DitWeights& w, const Queue& q, DevicePool& pool
   held_.note_pool_stats();
 }
 
-Tensor DitDeviceArm::window_buffer(DType dt, Shape shape, bool forward_buffer) {
-  Tensor t{nullptr, dt, shape, q_.device};
-  window_.push_back(pool_.acquire(t.bytes()));
-  t.data = window_.back().data();
-  (forward_buffer ? ins_.resident_dtypes : ins_.aux_dtypes) |= dtype_bit(dt);
-  return t;
-}
-
 void DitDeviceArm::size_for(int64_t L) {
   if (L == length_) return;
   graph_.reset();  // captured over the previous length's buffers
-  window_.clear();
+  window_.reset();
+  window_ = std::make_unique<runtime::ResidentSet>(q_, pool_, ins_);
+  auto window_buffer = [&](DType dt, Shape shape, bool forward_buffer) {
+    return window_->resident(dt, shape, forward_buffer);
+  };
   const int64_t C = cfg_.in_channels, Cc = cfg_.condition_dim, C2 = cfg_.concat_channels(), D = cfg_.inner();
   const int64_t S = L + 1, M = kBranches * S, F = cfg_.ff_inner;
   xt_ = window_buffer(DType::BF16, {L, C}, true);

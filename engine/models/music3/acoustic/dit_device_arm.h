@@ -52,7 +52,6 @@ class DitDeviceArm final : public DitArm {
   struct Block {
     Tensor norm1_w, norm1_b, wqkv, wo, norm2_w, norm2_b, ff_in_w, ff_in_b, ff_out_w, ff_out_b;
   };
-  Tensor window_buffer(DType dt, Shape shape, bool forward_buffer);
   void size_for(int64_t L);
   void forward();  // the frame body over the window's buffers
 
@@ -66,7 +65,7 @@ class DitDeviceArm final : public DitArm {
   Tensor lin1_w_, lin1_b_, lin2_w_, lin2_b_, pre_conv_, proj_in_, proj_out_, post_conv_;
   // Per latent length.
   int64_t length_ = 0;
-  std::vector<DeviceBuffer> window_;
+  std::unique_ptr<runtime::ResidentSet> window_;  // the buffers of one latent length
   std::unique_ptr<runtime::FrameGraph> graph_;
   Tensor xt_, cond_, four_, X_, P_, Xt_, t1_, G_, t2_, h_, a_, qkv_, attn_, o_, ff_, act_, y_, p_, out_, cos_, sin_,
       pos_;
