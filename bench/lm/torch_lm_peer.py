@@ -24,6 +24,7 @@ capture refused by the installed transformers) is reported with its error, never
 """
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -33,6 +34,8 @@ try:
     import transformers
     from transformers import Qwen3Config, Qwen3ForCausalLM
     from transformers.cache_utils import DynamicCache, StaticCache
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+    from torch_timing import sync, time_steps
 except ImportError as missing:
     print(json.dumps({"error": f"torch_lm_peer: {missing}"}), flush=True)
     sys.exit(2)
@@ -57,11 +60,6 @@ def build(geometry, device, seed):
         for p in model.parameters():
             p.normal_(0.0, 0.02)
     return model.eval(), cfg
-
-
-def sync(device):
-    if device == "cuda":
-        torch.cuda.synchronize()
 
 
 def copy_ceiling(device):
@@ -90,19 +88,6 @@ def prefill(model, cache, kv, device, hidden):
     embeds = torch.randn(2, kv, hidden, dtype=torch.bfloat16, device=device)
     out = model.model(inputs_embeds=embeds, past_key_values=cache, use_cache=True)
     return out.last_hidden_state[:, -1]
-
-
-def time_steps(fn, steps, warmup, device):
-    for _ in range(warmup):
-        fn()
-    sync(device)
-    ms = []
-    for _ in range(steps):
-        t0 = time.perf_counter()
-        fn()
-        sync(device)
-        ms.append((time.perf_counter() - t0) * 1e3)
-    return ms
 
 
 def upstream(model, cfg, kv, steps, warmup, device):

@@ -89,8 +89,9 @@ int run_acoustic_command(const std::vector<std::string>& argv) {
       throw std::runtime_error("geometry: the condition encoder's rates (" + enc_w.cfg.describe() +
                                ") give a latent length other than the release's 25 Hz -> 44.1 kHz / 512");
   }
-  const auto encoder = acoustic::make_condition_encoder_arm(enc_w, queue, request);
-  const auto dit = acoustic::make_dit_arm(dit_w, queue, request);
+  runtime::ArmInstruments enc_ins, dit_ins;  // outlive the arms
+  const auto encoder = acoustic::make_condition_encoder_arm(enc_w, queue, request, enc_ins);
+  const auto dit = acoustic::make_dit_arm(dit_w, queue, request, dit_ins);
 
   acoustic::AcousticOptions opts;
   opts.steps = steps;
@@ -124,6 +125,8 @@ int run_acoustic_command(const std::vector<std::string>& argv) {
                         {"encoder", {{"config", enc_w.cfg.describe()}, {"sha256", enc_report.weights_sha256}}},
                         {"dit", {{"config", dit_w.cfg.describe()}, {"sha256", dit_report.weights_sha256}}},
                         {"dit_forwards", dit->forwards()},
+                        {"staged_bytes", enc_ins.staged_bytes + dit_ins.staged_bytes},
+                        {"staging_ms", enc_ins.staging_ms + dit_ins.staging_ms},
                         {"seconds", wall},
                         {"seconds_per_step", total_steps ? wall / double(total_steps) : 0.0},
                         {"nonfinite_latents", nonfinite}};

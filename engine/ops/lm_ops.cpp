@@ -37,7 +37,7 @@ void head_rms_norm(const Queue& q, const Tensor& x, const Tensor& w, int first, 
 }
 
 void rope(const Queue& q, const Tensor& x, const Tensor& cos, const Tensor& sin, const Tensor& pos, int count,
-          int batch) {
+          int batch, int head_dim) {
   const char* op = "rope";
   check_tensor(op, "x", x, DType::BF16, 2, q);
   check_tensor(op, "cos", cos, DType::BF16, 2, q);
@@ -47,15 +47,19 @@ void rope(const Queue& q, const Tensor& x, const Tensor& cos, const Tensor& sin,
   check_dim(op, "sin", sin, 1, cos.shape[1], "D of 'cos'");
   const int64_t dim = cos.shape[1];
   if (dim % 2 != 0) fail_scalar(op, "cos", "must have an even head width D (the half split), got " + cos.describe());
-  if (count < 1 || int64_t(count) * dim > x.shape[1])
-    fail_scalar(op, "count", "must be >= 1 with count * D <= the row width " + std::to_string(x.shape[1]) +
+  const int64_t stride = head_dim == 0 ? dim : head_dim;
+  if (stride < dim)
+    fail_scalar(op, "head_dim", "must be 0 (the table's D) or >= D = " + std::to_string(dim) + ", got " +
+                                    std::to_string(head_dim));
+  if (count < 1 || int64_t(count) * stride > x.shape[1])
+    fail_scalar(op, "count", "must be >= 1 with count * head_dim <= the row width " + std::to_string(x.shape[1]) +
                                  ", got " + std::to_string(count));
   if (batch < 1 || x.shape[0] % batch != 0)
     fail_scalar(op, "batch", "must be >= 1 and divide the rows of 'x' (" + std::to_string(x.shape[0]) + "), got " +
                                  std::to_string(batch));
   for (auto [name, t] : {std::pair{"cos", &cos}, std::pair{"sin", &sin}, std::pair{"pos", &pos}})
     check_disjoint(op, "x", x, name, *t);
-  RopeArgs a{x, cos, sin, pos, count, batch};
+  RopeArgs a{x, cos, sin, pos, count, batch, static_cast<int>(stride)};
   run(OpId::Rope, q, &a);
 }
 

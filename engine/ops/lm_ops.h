@@ -14,9 +14,11 @@
 // Numerics (the contracts every provider must meet; transformers' Qwen3 rounding points):
 //  head_rms_norm  in place on heads [first, first + count) of width D of every row of x:
 //                 rms_norm's formula (ops.h) over each head with weight w [D]
-//  rope           in place on heads [0, count) of width D of every row of x, position p:
+//  rope           in place on heads [0, count) of every row of x, heads head_dim apart (head_dim 0: D, the
+//                 table's width), the first D dims of each head rotated at position p (partial rotary when
+//                 head_dim > D; the rest pass through):
 //                 out[i] = bf16( bf16(x[i] * cos[p, i]) + bf16(rot[i] * sin[p, i]) ), rot[i] =
-//                 -x[i + D/2] below D/2, x[i - D/2] above (the half split); cos/sin bf16 [P, D]
+//                 -x[i + D/2] below D/2, x[i - D/2] above (the half split within the D dims); cos/sin bf16 [P, D]
 //  gqa_attention  qkv [T*B, (nH + 2 nKV) D] = q | k | v heads; caches [B, Tmax, nKV D]. For every
 //                 token t: k and v of row t*B + b stored at cache row pos + t of batch b, then
 //                 query head h of row t*B + b attends positions 0 .. pos + t (causal) of K/V head
@@ -41,6 +43,7 @@ struct HeadRmsNormArgs {
 struct RopeArgs {
   Tensor x, cos, sin, pos;  // x [T*B, W] (in place), cos/sin [P, D], pos i32 [1]
   int count, batch;
+  int head_dim;  // the heads' stride in x (>= D), resolved by the entry point
 };
 // Positions per chunk of the split (flash-decoding) attention; scratch holds one
 // (m, l, acc[D]) record per (row b, query head, chunk) of a decode step.
@@ -56,7 +59,7 @@ struct GqaAttentionArgs {
 
 void head_rms_norm(const Queue& q, const Tensor& x, const Tensor& w, int first, int count, float eps);
 void rope(const Queue& q, const Tensor& x, const Tensor& cos, const Tensor& sin, const Tensor& pos, int count,
-          int batch);
+          int batch, int head_dim = 0);
 void gqa_attention(const Queue& q, const GqaAttentionArgs& args);
 
 }  // namespace music3::ops

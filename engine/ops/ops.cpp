@@ -36,7 +36,7 @@ void rms_norm(const Queue& q, const Tensor& x, const Tensor& w, float eps, const
   run(OpId::RmsNorm, q, &a);
 }
 
-void matmul_bt(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out) {
+void matmul_bt(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out, const Tensor& bias) {
   const char* op = "matmul_bt";
   check_tensor(op, "a", a, DType::BF16, 2, q);
   check_tensor(op, "b", b, DType::BF16, 2, q);
@@ -46,7 +46,12 @@ void matmul_bt(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& o
   check_dim(op, "out", out, 1, b.shape[0], "N of 'b'");
   check_disjoint(op, "out", out, "a", a);
   check_disjoint(op, "out", out, "b", b);
-  MatmulBTArgs args{a, b, out};
+  if (bias.data) {
+    check_tensor(op, "bias", bias, DType::BF16, 1, q);
+    check_dim(op, "bias", bias, 0, b.shape[0], "N of 'b'");
+    check_disjoint(op, "out", out, "bias", bias);
+  }
+  MatmulBTArgs args{a, b, out, bias};
   run(OpId::MatmulBT, q, &args);
 }
 
@@ -79,7 +84,7 @@ void attention_decode(const Queue& q, const Tensor& query, const Tensor& k_cache
   run(OpId::AttentionDecode, q, &a);
 }
 
-void silu_and_mul(const Queue& q, const Tensor& gate_up, const Tensor& out) {
+void silu_and_mul(const Queue& q, const Tensor& gate_up, const Tensor& out, bool gate_second) {
   const char* op = "silu_and_mul";
   check_tensor(op, "gate_up", gate_up, DType::BF16, 2, q);
   check_tensor(op, "out", out, DType::BF16, 2, q);
@@ -88,7 +93,7 @@ void silu_and_mul(const Queue& q, const Tensor& gate_up, const Tensor& out) {
   check_dim(op, "out", out, 0, gate_up.shape[0], "M of 'gate_up'");
   check_dim(op, "out", out, 1, gate_up.shape[1] / 2, "half the width of 'gate_up'");
   check_disjoint(op, "out", out, "gate_up", gate_up);
-  SiluAndMulArgs a{gate_up, out};
+  SiluAndMulArgs a{gate_up, out, gate_second};
   run(OpId::SiluAndMul, q, &a);
 }
 

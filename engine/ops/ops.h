@@ -7,11 +7,13 @@
 //
 // Numerics (the contracts every provider must meet):
 //  rms_norm        out = bf16( bf16(x * rsqrt(mean(f32(x)^2) + eps)) * w )   [diffusers RMSNorm]
-//  matmul_bt       out[M,N] = bf16( sum_k f32(a[m,k]) * f32(b[n,k]) )         f32 accumulation
+//  matmul_bt       out[M,N] = bf16( sum_k f32(a[m,k]) * f32(b[n,k]) [+ f32(bias[n])] )  f32 accumulation;
+//                  the optional bias [N] joins the f32 sum before the one rounding (torch's addmm)
 //  attention_decode one query row per batch over cache positions [0, length): softmax in f32
 //                  of scale * q.k, P rounded to bf16 before P.V (as flash kernels do), f32
 //                  accumulation, out rounded to bf16. Heads are contiguous slices of width D.
-//  silu_and_mul    out[m,i] = bf16( bf16(silu(g)) * u ), g = in[m, i], u = in[m, I + i]
+//  silu_and_mul    out[m,i] = bf16( bf16(silu(g)) * u ), g = in[m, i], u = in[m, I + i] (gate first, the
+//                  default); with gate_second, g = in[m, I + i] and u = in[m, i] (the gate is the second half)
 //  add             out[M,N] = bf16(a + b); each of a, b is [M,N] or a [1,N] row broadcast
 //  embedding_gather out[m,:] = table[ids[m] + offset, :]   (ids i32 on the device)
 //  kv_append       k_cache[b, pos, :] = qkv[b, H:2H], v_cache[b, pos, :] = qkv[b, 2H:3H],
@@ -40,6 +42,7 @@ struct RmsNormArgs {
 };
 struct MatmulBTArgs {
   Tensor a, b, out;
+  Tensor bias;  // optional [N] (data == nullptr: none)
 };
 struct AttentionDecodeArgs {
   Tensor q, k_cache, v_cache, out;  // q,out [B, nH*D]; caches [B, Tmax, nH*D]
@@ -49,6 +52,7 @@ struct AttentionDecodeArgs {
 };
 struct SiluAndMulArgs {
   Tensor gate_up, out;
+  bool gate_second = false;  // the gate is the second half of each row
 };
 struct AddArgs {
   Tensor a, b, out;
@@ -87,10 +91,10 @@ struct ExpDrawsArgs {
 };
 
 void rms_norm(const Queue& q, const Tensor& x, const Tensor& w, float eps, const Tensor& out);
-void matmul_bt(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out);
+void matmul_bt(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out, const Tensor& bias = {});
 void attention_decode(const Queue& q, const Tensor& query, const Tensor& k_cache, const Tensor& v_cache,
                       int length, int heads, float scale, const Tensor& out);
-void silu_and_mul(const Queue& q, const Tensor& gate_up, const Tensor& out);
+void silu_and_mul(const Queue& q, const Tensor& gate_up, const Tensor& out, bool gate_second = false);
 void add(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out);
 void embedding_gather(const Queue& q, const Tensor& table, const Tensor& ids, int64_t offset, const Tensor& out);
 void kv_append(const Queue& q, const Tensor& qkv, const Tensor& q_out, const Tensor& k_cache, const Tensor& v_cache,

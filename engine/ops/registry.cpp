@@ -26,6 +26,9 @@ std::string op_name(OpId op) {
     case OpId::HeadRmsNorm: return "head_rms_norm";
     case OpId::Rope: return "rope";
     case OpId::GqaAttention: return "gqa_attention";
+    case OpId::LayerNorm: return "layer_norm";
+    case OpId::SelfAttention: return "self_attention";
+    case OpId::PlaceRows: return "place_rows";
     case OpId::kCount: break;
   }
   return "op#" + std::to_string(static_cast<int>(op));

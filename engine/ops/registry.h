@@ -54,6 +54,9 @@ enum class OpId : uint8_t {
   HeadRmsNorm,
   Rope,
   GqaAttention,
+  LayerNorm,
+  SelfAttention,
+  PlaceRows,
   kCount
 };
 std::string op_name(OpId op);

@@ -214,28 +214,32 @@ TEST(AcousticLoader, EncoderDefectsAreNamed) {
                  "expected 'MiniMaxMusic3ConditionEncoder'");
 }
 
-TEST(AcousticSelection, HostOnCpuRefusedElsewhere) {
+TEST(AcousticSelection, HostOnCpuDeviceOnRequestRefusedElsewhere) {
   using runtime::ArmKind;
   using runtime::ArmRequest;
   const auto enc = load_encoder_case(kCase);
   const auto dit = load_dit_case(kCase);
-  EXPECT_EQ(acoustic::make_dit_arm(dit, cpu_queue(1), ArmRequest::Auto)->kind(), ArmKind::Host);
-  EXPECT_EQ(acoustic::make_dit_arm(dit, cpu_queue(1), ArmRequest::Host)->kind(), ArmKind::Host);
-  EXPECT_EQ(acoustic::make_condition_encoder_arm(enc, cpu_queue(1), ArmRequest::Auto)->kind(), ArmKind::Host);
-  EXPECT_THROW(acoustic::make_dit_arm(dit, cpu_queue(1), ArmRequest::Device), runtime::ArmRefused);
+  runtime::ArmInstruments ins;
+  EXPECT_EQ(acoustic::make_dit_arm(dit, cpu_queue(1), ArmRequest::Auto, ins)->kind(), ArmKind::Host);
+  EXPECT_EQ(acoustic::make_dit_arm(dit, cpu_queue(1), ArmRequest::Host, ins)->kind(), ArmKind::Host);
+  EXPECT_EQ(acoustic::make_condition_encoder_arm(enc, cpu_queue(1), ArmRequest::Auto, ins)->kind(), ArmKind::Host);
+  EXPECT_EQ(ins.staging_count, 0u) << "a host arm stages nothing";
+  EXPECT_EQ(acoustic::make_dit_arm(dit, cpu_queue(1), ArmRequest::Device, ins)->kind(), ArmKind::Device);
+  EXPECT_EQ(acoustic::make_condition_encoder_arm(enc, cpu_queue(1), ArmRequest::Device, ins)->kind(), ArmKind::Device);
+  EXPECT_EQ(ins.staging_count, 2u);
   size_t refused = 0;
   for (DeviceType dev : all_device_types()) {
     if (dev == DeviceType::CPU) continue;
     for (auto req : {ArmRequest::Auto, ArmRequest::Host, ArmRequest::Device}) {
       try {
-        acoustic::make_dit_arm(dit, fabricated_queue(dev), req);
+        acoustic::make_dit_arm(dit, fabricated_queue(dev), req, ins);
         ADD_FAILURE() << "the dit factory did not refuse " << device_type_name(dev);
       } catch (const runtime::ArmRefused& e) {
         EXPECT_EQ(e.device, dev);
         EXPECT_NE(std::string(e.what()).find("dit"), std::string::npos) << e.what();
         ++refused;
       }
-      EXPECT_THROW(acoustic::make_condition_encoder_arm(enc, fabricated_queue(dev), req), runtime::ArmRefused);
+      EXPECT_THROW(acoustic::make_condition_encoder_arm(enc, fabricated_queue(dev), req, ins), runtime::ArmRefused);
     }
   }
   EXPECT_GE(refused, 3u);

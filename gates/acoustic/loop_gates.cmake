@@ -41,6 +41,11 @@ add_test(NAME cli_acoustic_drawn_noise COMMAND music3 acoustic --checkpoint ${al
   --seed 9)
 set_tests_properties(cli_acoustic_drawn_noise PROPERTIES LABELS "cpu;cli;acoustic" FIXTURES_REQUIRED acoustic_loop_oracle
   PASS_REGULAR_EXPRESSION "250 frames in 2 window\\(s\\), 1 steps, drawn noise")
+# The device arms on the CPU providers through the CLI (--arm device): the recorded-noise case, both arms device.
+add_test(NAME cli_acoustic_device_arm COMMAND music3 acoustic --checkpoint ${al_ckpt} --frames ${al_golden}
+  --noise ${al_golden} --steps 2 --arm device --json)
+set_tests_properties(cli_acoustic_device_arm PROPERTIES LABELS "cpu;cli;acoustic" FIXTURES_REQUIRED acoustic_loop_oracle
+  PASS_REGULAR_EXPRESSION "\"dit_arm\": \"device\",.*\"encoder_arm\": \"device\"")
 function(acoustic_case name status regex)
   add_test(NAME cli_acoustic_${name} COMMAND ${PROJECT_SOURCE_DIR}/gates/cli/expect_failure.sh ${status} $<TARGET_FILE:music3> acoustic ${ARGN})
   set_tests_properties(cli_acoustic_${name} PROPERTIES LABELS "cpu;cli;acoustic;badinput" PASS_REGULAR_EXPRESSION "${regex}"

@@ -11,6 +11,7 @@
 #include "engine/core/bf16.h"
 #include "engine/ops/ops.h"
 #include "engine/ops/lm_ops.h"
+#include "engine/ops/transformer_ops.h"
 #include "engine/ops/vocoder_ops.h"
 #include "engine/ops/registry.h"
 
@@ -237,7 +238,11 @@ TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
        [&] {
          gqa_attention(q, {t(DType::BF16, {2, 64}), t(DType::BF16, {2, 4, 16}), t(DType::BF16, {2, 4, 16}),
                            t(DType::I32, {1}), t(DType::BF16, {2, 32}), t(DType::F32, {4, 1, 18}), 2, 1, 0.25f});
-       }}};
+       }},
+      {"layer_norm",
+       [&] { layer_norm(q, x, t(DType::BF16, {64}), t(DType::BF16, {64}), 1e-5f, t(DType::BF16, {2, 64})); }},
+      {"self_attention", [&] { self_attention(q, t(DType::BF16, {4, 96}), 2, 2, 0.25f, t(DType::BF16, {4, 32})); }},
+      {"place_rows", [&] { place_rows(q, t(DType::BF16, {2, 8}), t(DType::BF16, {4, 64}), 0, 2, 8); }}};
   ASSERT_EQ(calls.size(), static_cast<size_t>(OpId::kCount));
   for (const auto& [op, call] : calls) {
     try {

@@ -116,5 +116,31 @@ TEST(MatmulBT, CudaAgreesWithTheCpuProvider) {
   }
 }
 
+// The optional bias joins the f32 sum before the one rounding (cuda.matmul_bt.cublaslt on CUDA), on a GEMV row
+// count and a GEMM one; the reference adds it to the exact f64 dot.
+TEST(MatmulBT, BiasJoinsTheSumBeforeTheRounding) {
+  for (const Dims d : {Dims{1, 96, 256}, Dims{37, 200, 520}}) {
+    const auto a = normal_bf16(d.m * d.k, 51 + d.m, 1.0);
+    const auto b = normal_bf16(d.n * d.k, 52 + d.m, 0.05);
+    const auto bias = normal_bf16(d.n, 53 + d.m, 1.0);
+    std::vector<bf16> ref(static_cast<size_t>(d.m * d.n));
+    for (int64_t i = 0; i < d.m; ++i)
+      for (int64_t j = 0; j < d.n; ++j) {
+        double acc = to_f32(bias[size_t(j)]);
+        for (int64_t k = 0; k < d.k; ++k) acc += static_cast<double>(to_f32(a[i * d.k + k])) * to_f32(b[j * d.k + k]);
+        ref[size_t(i * d.n + j)] = bf16_from_f64(acc);
+      }
+    const Queue q = provider_queue(0);
+    DeviceArray ab(q, DType::BF16, {d.m, d.k}), bb(q, DType::BF16, {d.n, d.k}), cb(q, DType::BF16, {d.n});
+    DeviceArray ob(q, DType::BF16, {d.m, d.n});
+    ab.upload(a);
+    bb.upload(b);
+    cb.upload(bias);
+    ob.poison();
+    ops::matmul_bt(q, ab, bb, ob, cb);
+    expect_close_to_reference(ob.download<bf16>(), ref, "bias M=" + std::to_string(d.m));
+  }
+}
+
 }  // namespace
 }  // namespace music3::optest

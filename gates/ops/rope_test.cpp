@@ -97,5 +97,36 @@ TEST(Rope, BitsDoNotDependOnThreads) {
   EXPECT_EQ(bits(run(cpu_queue(1), in, c)), bits(run(cpu_queue(2), in, c)));
 }
 
+// Partial rotary (head_dim > D, the DiT's 32 of 64): every head's first D dims rotate as a full-width rope of
+// those dims alone would, the rest pass through untouched, bit for bit.
+TEST(Rope, PartialRotaryRotatesTheFirstDimsOfEachHead) {
+  const Case c{9, 2, 6, 32, 12, 6, 0};  // D = 32 of heads 64 apart
+  const int64_t stride = 64, rows = c.tokens * c.batch, wide = c.heads * stride;
+  const Inputs in = make(c, 77);
+  const auto full = normal_bf16(size_t(rows * wide), 78, 1.5);
+  std::vector<bf16> compact(size_t(rows * c.heads * c.dim));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t h = 0; h < c.heads; ++h)
+      for (int64_t i = 0; i < c.dim; ++i)
+        compact[size_t((r * c.heads + h) * c.dim + i)] = full[size_t(r * wide + h * stride + i)];
+  const Queue q = provider_queue(0);
+  DeviceArray xb(q, DType::BF16, {rows, wide}), cb(q, DType::BF16, {c.positions, c.dim});
+  DeviceArray sb(q, DType::BF16, {c.positions, c.dim}), pb(q, DType::I32, {1});
+  xb.upload(full);
+  cb.upload(in.cos);
+  sb.upload(in.sin);
+  pb.upload(std::vector<int32_t>{c.pos0});
+  ops::rope(q, xb, cb, sb, pb, c.count, int(c.batch), int(stride));
+  const auto got = xb.download<bf16>();
+  const auto want = reference(compact, in.cos, in.sin, c);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t h = 0; h < c.heads; ++h)
+      for (int64_t i = 0; i < stride; ++i) {
+        const size_t at = size_t(r * wide + h * stride + i);
+        const uint16_t expect = i < c.dim ? want[size_t((r * c.heads + h) * c.dim + i)].bits : full[at].bits;
+        ASSERT_EQ(got[at].bits, expect) << provider_name() << " row " << r << " head " << h << " dim " << i;
+      }
+}
+
 }  // namespace
 }  // namespace music3::optest

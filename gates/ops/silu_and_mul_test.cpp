@@ -34,11 +34,12 @@ std::vector<bf16> inputs(int64_t rows, int64_t inner, uint64_t seed) {
   return in;
 }
 
-std::vector<bf16> run(const Queue& q, const std::vector<bf16>& in, int64_t rows, int64_t inner) {
+std::vector<bf16> run(const Queue& q, const std::vector<bf16>& in, int64_t rows, int64_t inner,
+                      bool gate_second = false) {
   DeviceArray ib(q, DType::BF16, {rows, 2 * inner}), ob(q, DType::BF16, {rows, inner});
   ib.upload(in);
   ob.poison();
-  ops::silu_and_mul(q, ib, ob);
+  ops::silu_and_mul(q, ib, ob, gate_second);
   return ob.download<bf16>();
 }
 
@@ -71,6 +72,23 @@ TEST(SiluAndMul, BitsDoNotDependOnThreadsOrMatchTheCpuProvider) {
     return;
   }
   expect_close(run(provider_queue(0), in, rows, inner), one_thread, "vs CPU provider");
+}
+
+// gate_second on a row is the default on the row with its halves swapped, bit for bit (both CUDA paths: the
+// 8-wide inner 6144 and the scalar 1001).
+TEST(SiluAndMul, GateSecondIsTheSwappedDefault) {
+  for (auto [rows, inner, seed] : {std::tuple{3, 6144, 11}, std::tuple{4, 1001, 12}}) {
+    const auto in = inputs(rows, inner, seed);
+    std::vector<bf16> swapped(in.size());
+    for (int64_t m = 0; m < rows; ++m)
+      for (int64_t i = 0; i < inner; ++i) {
+        swapped[size_t(m * 2 * inner + i)] = in[size_t(m * 2 * inner + inner + i)];
+        swapped[size_t(m * 2 * inner + inner + i)] = in[size_t(m * 2 * inner + i)];
+      }
+    EXPECT_EQ(bits(run(provider_queue(0), in, rows, inner, true)), bits(run(provider_queue(0), swapped, rows, inner)))
+        << provider_name() << " inner " << inner;
+    EXPECT_NE(bits(run(provider_queue(0), in, rows, inner, true)), bits(run(provider_queue(0), in, rows, inner)));
+  }
 }
 
 }  // namespace

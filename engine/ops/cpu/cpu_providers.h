@@ -25,5 +25,8 @@ void tanh_cpu(const Queue& q, const void* args);
 void head_rms_norm_cpu(const Queue& q, const void* args);
 void rope_cpu(const Queue& q, const void* args);
 void gqa_attention_cpu(const Queue& q, const void* args);
+void layer_norm_cpu(const Queue& q, const void* args);
+void self_attention_cpu(const Queue& q, const void* args);
+void place_rows_cpu(const Queue& q, const void* args);
 
 }  // namespace music3::ops

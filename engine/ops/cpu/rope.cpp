@@ -1,5 +1,5 @@
-// rope on the CPU: one row per parallel_for index; each head of the row is read whole
-// before it is written, then out[i] = bf16( bf16(x[i] * cos[p, i]) + bf16(rot[i] * sin[p, i]) )
+// rope on the CPU: one row per parallel_for index; heads head_dim apart, the first D dims of each read whole
+// before they are written, then out[i] = bf16( bf16(x[i] * cos[p, i]) + bf16(rot[i] * sin[p, i]) )
 // with the half split (lm_ops.h). A position past the table throws std::out_of_range.
 #include <stdexcept>
 #include <string>
@@ -29,7 +29,7 @@ void rope_cpu(const Queue& q, const void* args) {
       const bf16* c = cos + p * dim;
       const bf16* s = sin + p * dim;
       for (int h = 0; h < a.count; ++h) {
-        bf16* head = x + r * width + h * dim;
+        bf16* head = x + r * width + int64_t(h) * a.head_dim;
         for (int64_t i = 0; i < dim; ++i) in[size_t(i)] = to_f32(head[i]);
         for (int64_t i = 0; i < dim; ++i) {
           const float rot = i < half ? -in[size_t(i + half)] : in[size_t(i - half)];

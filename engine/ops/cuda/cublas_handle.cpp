@@ -19,9 +19,15 @@ namespace {
 constexpr int kMaxDevices = 64;
 constexpr size_t kWorkspaceBytes = size_t{32} << 20;  // cuBLAS's advice for Hopper
 
+struct LtHandle {
+  cublasLtHandle_t handle = nullptr;
+  void* workspace = nullptr;
+};
+
 struct HandleTable {
   std::mutex mu;
   std::array<cublasHandle_t, kMaxDevices> handles{};
+  std::array<LtHandle, kMaxDevices> lt{};
 };
 
 HandleTable& table() {
@@ -40,15 +46,23 @@ cublasHandle_t configure_handle() {
   return h;
 }
 
+LtHandle configure_lt() {
+  LtHandle lt;
+  check_cublas(cublasLtCreate(&lt.handle), "cublasLtCreate");
+  check_cuda(cudaMalloc(&lt.workspace, kWorkspaceBytes), "cudaMalloc (cuBLASLt workspace)");
+  return lt;
+}
+
 // The first cuBLAS call on a device may come while this thread captures a graph (a provider that
 // never ran before the capture, e.g. with the GEMV provider disabled). The handle's set-up calls
 // (cudaMalloc) are refused in thread-local capture mode, so they run in relaxed mode, which
 // lets them through without entering the graph; the thread's mode is restored afterwards.
-cublasHandle_t make_handle() {
+template <class Make>
+auto outside_capture(Make make) {
   cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
   check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "cudaThreadExchangeStreamCaptureMode");
   try {
-    cublasHandle_t h = configure_handle();
+    auto h = make();
     check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "cudaThreadExchangeStreamCaptureMode");
     return h;
   } catch (...) {
@@ -57,19 +71,33 @@ cublasHandle_t make_handle() {
   }
 }
 
-}  // namespace
-
-void with_cublas(cudaStream_t stream, const std::function<void(cublasHandle_t)>& fn) {
+int current_device() {
   int device = 0;
   check_cuda(cudaGetDevice(&device), "cudaGetDevice (cuBLAS handle)");
   if (device < 0 || device >= kMaxDevices)
     throw std::runtime_error("cublas: device ordinal " + std::to_string(device) + " beyond the handle table");
+  return device;
+}
+
+}  // namespace
+
+void with_cublas(cudaStream_t stream, const std::function<void(cublasHandle_t)>& fn) {
+  const int device = current_device();
   HandleTable& t = table();
   std::lock_guard lock(t.mu);
   cublasHandle_t& h = t.handles[static_cast<size_t>(device)];
-  if (!h) h = make_handle();
+  if (!h) h = outside_capture(configure_handle);
   check_cublas(cublasSetStream(h, stream), "cublasSetStream");
   fn(h);
+}
+
+void with_cublaslt(const std::function<void(cublasLtHandle_t, void*, size_t)>& fn) {
+  const int device = current_device();
+  HandleTable& t = table();
+  std::lock_guard lock(t.mu);
+  LtHandle& lt = t.lt[static_cast<size_t>(device)];
+  if (!lt.handle) lt = outside_capture(configure_lt);
+  fn(lt.handle, lt.workspace, kWorkspaceBytes);
 }
 
 }  // namespace music3::ops

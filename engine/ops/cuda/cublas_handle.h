@@ -6,8 +6,11 @@
 // and it owns a fixed workspace, so a GEMM issued during CUDA graph capture never
 // allocates (the first call on a device creates the handle, in relaxed capture mode when
 // it happens during a capture).
+// with_cublaslt(fn) runs fn(handle, workspace, bytes) with the current device's cuBLASLt handle and its own
+// fixed workspace (made the same way, under the same lock); the stream goes to each cublasLtMatmul call.
 // check_cublas() throws naming the call site and the cuBLAS status.
 #pragma once
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
@@ -17,5 +20,6 @@ namespace music3::ops {
 
 void check_cublas(cublasStatus_t status, const char* what);
 void with_cublas(cudaStream_t stream, const std::function<void(cublasHandle_t)>& fn);
+void with_cublaslt(const std::function<void(cublasLtHandle_t, void* workspace, size_t bytes)>& fn);
 
 }  // namespace music3::ops

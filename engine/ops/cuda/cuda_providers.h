@@ -10,8 +10,9 @@ namespace music3::ops {
 
 void rms_norm_cuda(const Queue& q, const void* args);
 void matmul_bt_gemv_cuda(const Queue& q, const void* args);
-bool matmul_bt_gemv_supports(const void* args);  // M <= 4
+bool matmul_bt_gemv_supports(const void* args);  // M <= 4, no bias
 void matmul_bt_cublas_cuda(const Queue& q, const void* args);
+bool matmul_bt_cublas_supports(const void* args);  // no bias
 void attention_decode_cuda(const Queue& q, const void* args);
 void silu_and_mul_cuda(const Queue& q, const void* args);
 void add_cuda(const Queue& q, const void* args);
@@ -33,5 +34,11 @@ void tanh_cuda(const Queue& q, const void* args);
 void head_rms_norm_cuda(const Queue& q, const void* args);
 void rope_cuda(const Queue& q, const void* args);
 void gqa_attention_cuda(const Queue& q, const void* args);
+void layer_norm_cuda(const Queue& q, const void* args);
+void self_attention_cuda(const Queue& q, const void* args);
+bool self_attention_supports(const void* args);  // head width D <= 64
+void place_rows_cuda(const Queue& q, const void* args);
+bool matmul_bt_cublaslt_supports(const void* args);  // a bias
+void matmul_bt_cublaslt_cuda(const Queue& q, const void* args);
 
 }  // namespace music3::ops

@@ -4,8 +4,12 @@
 // gemv_bt.cuh (its fast path when K % 8 == 0, K <= 8192 and both operands are 16-byte
 // aligned, launched under PDL; otherwise its scalar fallback); gemv_bt.cuh states each
 // path's summation order.
-// cuda.matmul_bt.cublas (priority 0, any shape): cuBLAS (cublasGemmEx, bf16 in/out,
+// cuda.matmul_bt.cublas (priority 0, any shape without a bias): cuBLAS (cublasGemmEx, bf16 in/out,
 // CUBLAS_COMPUTE_32F) on a cached handle.
+// cuda.matmul_bt.cublaslt (priority 2, a bias): cublasLtMatmul with CUBLASLT_EPILOGUE_BIAS (bf16 bias, compute
+// and scale f32): the bias joins the f32 accumulator in the epilogue and the sum is rounded once, the addmm
+// form; the first heuristic algorithm for the shape (no split-K reduction in bf16), on the handle's fixed
+// workspace.
 #include <climits>
 #include <stdexcept>
 
@@ -44,10 +48,77 @@ void gemm_cublas(const MatmulBTArgs& p, cudaStream_t stream) {
   });
 }
 
+// The same column-major view as gemm_cublas, the bias on D's rows (the N axis).
+void gemm_cublaslt(const MatmulBTArgs& p, cudaStream_t stream) {
+  const int64_t m = p.a.shape[0], k = p.a.shape[1], n = p.b.shape[0];
+  cublasLtMatmulDesc_t op = nullptr;
+  cublasLtMatrixLayout_t la = nullptr, lb = nullptr, ld = nullptr;
+  cublasLtMatmulPreference_t pref = nullptr;
+  auto release = [&] {
+    if (pref) cublasLtMatmulPreferenceDestroy(pref);
+    if (ld) cublasLtMatrixLayoutDestroy(ld);
+    if (lb) cublasLtMatrixLayoutDestroy(lb);
+    if (la) cublasLtMatrixLayoutDestroy(la);
+    if (op) cublasLtMatmulDescDestroy(op);
+  };
+  try {
+    const char* what = "matmul_bt (cuda): cublasLt descriptors";
+    check_cublas(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F), what);
+    const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+    const cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
+    const cudaDataType_t bias_type = CUDA_R_16BF;
+    const void* bias = p.bias.data;
+    check_cublas(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), what);
+    check_cublas(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), what);
+    check_cublas(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue), what);
+    check_cublas(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias), what);
+    check_cublas(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type, sizeof bias_type),
+                 what);
+    check_cublas(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, uint64_t(k), uint64_t(n), k), what);
+    check_cublas(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, uint64_t(k), uint64_t(m), k), what);
+    check_cublas(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, uint64_t(n), uint64_t(m), n), what);
+    const float alpha = 1.0f, beta = 0.0f;
+    with_cublaslt([&](cublasLtHandle_t h, void* workspace, size_t bytes) {
+      check_cublas(cublasLtMatmulPreferenceCreate(&pref), what);
+      check_cublas(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &bytes,
+                                                        sizeof bytes),
+                   what);
+      // A split-K partial sum is never reduced in bf16 (the handle's reduced-precision ban, for cuBLASLt).
+      const uint32_t schemes = CUBLASLT_REDUCTION_SCHEME_MASK & ~uint32_t(CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE);
+      check_cublas(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &schemes,
+                                                        sizeof schemes),
+                   what);
+      cublasLtMatmulHeuristicResult_t best{};
+      int found = 0;
+      check_cublas(cublasLtMatmulAlgoGetHeuristic(h, op, la, lb, ld, ld, pref, 1, &best, &found),
+                   "matmul_bt (cuda): cublasLtMatmulAlgoGetHeuristic");
+      if (found < 1)
+        throw std::runtime_error("matmul_bt (cuda): cuBLASLt has no algorithm with a bias for a " + p.a.describe() +
+                                 " x " + p.b.describe());
+      check_cublas(cublasLtMatmul(h, op, &alpha, p.b.data, la, p.a.data, lb, &beta, p.out.data, ld, p.out.data, ld,
+                                  &best.algo, workspace, bytes, stream),
+                   "matmul_bt (cuda): cublasLtMatmul");
+    });
+  } catch (...) {
+    release();
+    throw;
+  }
+  release();
+}
+
 }  // namespace
 
 bool matmul_bt_gemv_supports(const void* args) {
-  return static_cast<const MatmulBTArgs*>(args)->a.shape[0] <= kMaxGemvRows;
+  const auto& p = *static_cast<const MatmulBTArgs*>(args);
+  return p.a.shape[0] <= kMaxGemvRows && !p.bias.data;
+}
+
+bool matmul_bt_cublas_supports(const void* args) { return !static_cast<const MatmulBTArgs*>(args)->bias.data; }
+
+bool matmul_bt_cublaslt_supports(const void* args) { return static_cast<const MatmulBTArgs*>(args)->bias.data; }
+
+void matmul_bt_cublaslt_cuda(const Queue& q, const void* args) {
+  gemm_cublaslt(*static_cast<const MatmulBTArgs*>(args), stream_of(q));
 }
 
 void matmul_bt_gemv_cuda(const Queue& q, const void* args) {

@@ -6,9 +6,12 @@ namespace music3::ops {
 
 void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.rms_norm", OpId::RmsNorm, DeviceType::CUDA, 0, rms_norm_cuda});
-  // The decode GEMV where it applies (M <= 4), cuBLAS for every shape.
+  // The decode GEMV where it applies (M <= 4, no bias), cuBLAS for every shape without a bias.
   r.add({"cuda.matmul_bt.gemv", OpId::MatmulBT, DeviceType::CUDA, 1, matmul_bt_gemv_cuda, matmul_bt_gemv_supports});
-  r.add({"cuda.matmul_bt.cublas", OpId::MatmulBT, DeviceType::CUDA, 0, matmul_bt_cublas_cuda});
+  r.add({"cuda.matmul_bt.cublas", OpId::MatmulBT, DeviceType::CUDA, 0, matmul_bt_cublas_cuda, matmul_bt_cublas_supports});
+  // A bias (the addmm form): cuBLASLt with the bias epilogue, one rounding.
+  r.add({"cuda.matmul_bt.cublaslt", OpId::MatmulBT, DeviceType::CUDA, 2, matmul_bt_cublaslt_cuda,
+         matmul_bt_cublaslt_supports});
   r.add({"cuda.attention_decode", OpId::AttentionDecode, DeviceType::CUDA, 0, attention_decode_cuda});
   r.add({"cuda.silu_and_mul", OpId::SiluAndMul, DeviceType::CUDA, 0, silu_and_mul_cuda});
   r.add({"cuda.add", OpId::Add, DeviceType::CUDA, 0, add_cuda});
@@ -29,6 +32,9 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.head_rms_norm", OpId::HeadRmsNorm, DeviceType::CUDA, 0, head_rms_norm_cuda});
   r.add({"cuda.rope", OpId::Rope, DeviceType::CUDA, 0, rope_cuda});
   r.add({"cuda.gqa_attention", OpId::GqaAttention, DeviceType::CUDA, 0, gqa_attention_cuda});
+  r.add({"cuda.layer_norm", OpId::LayerNorm, DeviceType::CUDA, 0, layer_norm_cuda});
+  r.add({"cuda.self_attention", OpId::SelfAttention, DeviceType::CUDA, 0, self_attention_cuda, self_attention_supports});
+  r.add({"cuda.place_rows", OpId::PlaceRows, DeviceType::CUDA, 0, place_rows_cuda});
 }
 
 }  // namespace music3::ops

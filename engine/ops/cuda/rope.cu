@@ -1,4 +1,5 @@
-// rope on CUDA: one block per (row, head); each thread owns pairs (i, i + D/2) of the head, reads
+// rope on CUDA: one block per (row, head), heads head_dim apart; each thread owns pairs (i, i + D/2) of the
+// first D dims of the head (D = head_dim, or fewer: partial rotary), reads
 // both before writing both, so the in-place rotation is race-free:
 //   out[i]       = bf16( bf16(x[i] * cos[p, i])             + bf16(-x[i + D/2] * sin[p, i]) )
 //   out[i + D/2] = bf16( bf16(x[i + D/2] * cos[p, i + D/2]) + bf16(x[i] * sin[p, i + D/2]) )
@@ -17,12 +18,12 @@ constexpr int kThreads = 64;  // D/2 pairs of a 128-wide head: one pass
 
 __global__ void __launch_bounds__(kThreads)
     rope_kernel(bf16* x, const bf16* __restrict__ cos, const bf16* __restrict__ sin, const int32_t* __restrict__ pos,
-                int64_t width, int64_t dim, int count, int batch, int64_t positions) {
+                int64_t width, int64_t dim, int64_t stride, int count, int batch, int64_t positions) {
   const int64_t r = blockIdx.x / count, p = int64_t{pos[0]} + r / batch, half = dim / 2;
   if (p < 0 || p >= positions) return;
   const bf16* c = cos + p * dim;
   const bf16* s = sin + p * dim;
-  bf16* head = x + r * width + (blockIdx.x % count) * dim;
+  bf16* head = x + r * width + (blockIdx.x % count) * stride;
   for (int64_t i = threadIdx.x; i < half; i += kThreads) {
     const float lo = to_f32(head[i]), hi = to_f32(head[i + half]);
     head[i] = to_bf16(__fadd_rn(round_bf16(__fmul_rn(lo, to_f32(c[i]))), round_bf16(__fmul_rn(-hi, to_f32(s[i])))));
@@ -37,7 +38,7 @@ void rope_cuda(const Queue& q, const void* args) {
   const auto& a = *static_cast<const RopeArgs*>(args);
   rope_kernel<<<static_cast<unsigned>(a.x.shape[0] * a.count), kThreads, 0, stream_of(q)>>>(
       a.x.as<bf16>(), a.cos.as<const bf16>(), a.sin.as<const bf16>(), a.pos.as<const int32_t>(), a.x.shape[1],
-      a.cos.shape[1], a.count, a.batch, a.cos.shape[0]);
+      a.cos.shape[1], a.head_dim, a.count, a.batch, a.cos.shape[0]);
   check_launch("rope");
 }
 

@@ -18,6 +18,10 @@ namespace music3::acoustic {
 
 // The input column that latent j reads (upstream's float32 nearest rule).
 int64_t nearest_source(int64_t j, int64_t n, int64_t latent_length);
+// Steps 1-3 of encode(): the layer mix with layer_scale, laid out [hidden][n] for the conv.
+std::vector<bf16> condition_layer_mix(const ConditionEncoderWeights& w, const bf16* frames, int64_t n);
+// Step 5: proj [out_dim][n] resampled to latent_length and transposed to [latent_length][out_dim].
+std::vector<bf16> condition_resample(const bf16* proj, int64_t out_dim, int64_t n, int64_t latent_length);
 
 class ConditionEncoderHostArm : public ConditionEncoderArm {
  public:

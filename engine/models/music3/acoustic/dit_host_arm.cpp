@@ -18,16 +18,21 @@ void add_into(std::vector<bf16>& h, const std::vector<bf16>& r) {
 }
 }  // namespace
 
-std::vector<bf16> DitHostArm::time_token(bf16 t) const {
-  const auto& c = w_.cfg;
-  const int half = c.fourier_dim / 2;
+std::vector<bf16> dit_fourier_features(const DitWeights& w, bf16 t) {
+  const int half = w.cfg.fourier_dim / 2;
   const float scaled = round_bf16(to_f32(t) * static_cast<float>(kTwoPi));
-  std::vector<bf16> f(size_t(c.fourier_dim));
+  std::vector<bf16> f(size_t(w.cfg.fourier_dim));
   for (int i = 0; i < half; ++i) {
-    const float a = round_bf16(scaled * to_f32(w_.time_proj.ptr()[i]));
+    const float a = round_bf16(scaled * to_f32(w.time_proj.ptr()[i]));
     f[size_t(i)] = to_bf16(std::cos(a));
     f[size_t(half + i)] = to_bf16(std::sin(a));
   }
+  return f;
+}
+
+std::vector<bf16> DitHostArm::time_token(bf16 t) const {
+  const auto& c = w_.cfg;
+  const std::vector<bf16> f = dit_fourier_features(w_, t);
   std::vector<bf16> h1(size_t(c.inner())), temb(size_t(c.inner()));
   host::linear(f.data(), 1, w_.lin1_w.ptr(), c.inner(), c.fourier_dim, w_.lin1_b.ptr(), h1.data(), threads_);
   for (auto& v : h1) v = to_bf16(silu(to_f32(v)));

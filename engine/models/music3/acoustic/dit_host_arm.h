@@ -23,6 +23,10 @@
 
 namespace music3::acoustic {
 
+// Step 2's Fourier features [fourier_dim]: f = [bf16(cos a), bf16(sin a)], a = bf16(bf16(t * float(2 pi)) *
+// time_proj_i).
+std::vector<bf16> dit_fourier_features(const DitWeights& w, bf16 t);
+
 class DitHostArm : public DitArm {
  public:
   DitHostArm(const DitWeights& w, int threads) : w_(w), threads_(threads) {}

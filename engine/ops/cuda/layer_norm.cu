@@ -1,0 +1,57 @@
+// layer_norm / add_layer_norm on CUDA: one block per row. With a residual each thread forms h[i] = bf16(x[i] +
+// r[i]) for its own strided indices and writes it to h_out[i] (read back only by the same thread, so h_out == x is
+// safe); mean = block sum of h / N, var = block sum of (h - mean)^2 / N (per-thread strided partials, then the
+// block's fixed tree, block_reduce.cuh), rstd = 1 / sqrtf(var + eps), out = bf16((h * rstd + (-mean * rstd)) * w
+// + b) with round-to-nearest multiplies and adds (no contraction), the CPU provider's formula.
+#include "engine/core/bf16.h"
+#include "engine/ops/cuda/block_reduce.cuh"
+#include "engine/ops/cuda/cuda_providers.h"
+#include "engine/ops/cuda/launch.h"
+#include "engine/ops/transformer_ops.h"
+
+namespace music3::ops {
+namespace {
+
+constexpr int kThreads = 256;
+
+__global__ void __launch_bounds__(kThreads)
+    layer_norm_kernel(const bf16* x, const bf16* __restrict__ r, const bf16* __restrict__ w,
+                      const bf16* __restrict__ b, bf16* h_out, bf16* __restrict__ a_out, int64_t n, float eps) {
+  __shared__ float scratch[32];
+  const int64_t row = blockIdx.x;
+  const bf16* xr = x + row * n;
+  const bf16* h = r ? h_out + row * n : xr;  // the normalised row
+  float sum = 0.0f;
+  for (int64_t i = threadIdx.x; i < n; i += kThreads) {
+    float v = to_f32(xr[i]);
+    if (r) {
+      v = round_bf16(__fadd_rn(v, to_f32(r[row * n + i])));
+      h_out[row * n + i] = to_bf16(v);
+    }
+    sum = __fadd_rn(sum, v);
+  }
+  const float mean = block_reduce(sum, 0.0f, scratch, SumOp{}) / static_cast<float>(n);
+  float sq = 0.0f;
+  for (int64_t i = threadIdx.x; i < n; i += kThreads) {
+    const float d = __fsub_rn(to_f32(h[i]), mean);
+    sq = __fadd_rn(sq, __fmul_rn(d, d));
+  }
+  const float var = block_reduce(sq, 0.0f, scratch, SumOp{}) / static_cast<float>(n);
+  const float rstd = 1.0f / sqrtf(var + eps), shift = -mean * rstd;
+  for (int64_t i = threadIdx.x; i < n; i += kThreads) {
+    const float y = __fadd_rn(__fmul_rn(to_f32(h[i]), rstd), shift);
+    a_out[row * n + i] = to_bf16(__fadd_rn(__fmul_rn(y, to_f32(w[i])), to_f32(b[i])));
+  }
+}
+
+}  // namespace
+
+void layer_norm_cuda(const Queue& q, const void* args) {
+  const auto& a = *static_cast<const LayerNormArgs*>(args);
+  layer_norm_kernel<<<static_cast<unsigned>(a.x.shape[0]), kThreads, 0, stream_of(q)>>>(
+      a.x.as<const bf16>(), a.r.as<const bf16>(), a.w.as<const bf16>(), a.b.as<const bf16>(), a.h_out.as<bf16>(),
+      a.a_out.as<bf16>(), a.x.shape[1], a.eps);
+  check_launch("layer_norm");
+}
+
+}  // namespace music3::ops

@@ -1,0 +1,35 @@
+// Bounds of the acoustic device gate (the device arms against the host arms on the 24 oracle cases, the golden
+// inputs fed to both). Each sits between the correct device arm's worst over every case ("correct worst",
+// measured on the CPU providers at the commit that set it) and the tightest catalogued mutation of the device
+// path it must catch (that mutation's worst case, mutations/catalogue/acoustic.json, ids acoustic-dev-*).
+// Figures: correct worst at 6e0ad25; mutations from the CPU battery at d24747c (15/15 killed), its logs under
+// reports/mutations/acoustic/2026-12-01-d24747caa997-cpu-in-diff/log/. The device path has no subtle catalogued
+// defect yet (every one is structural), so the bounds sit near the correct worst, like the oracle parity gate's.
+// The CPU providers differ from the host arm only in summation orders (the GEMMs' dot order, LayerNorm's two-pass
+// moments instead of torch's Welford, attention's 64-key tiles instead of 512, the Conv1d provider's order);
+// the bf16 network amplifies a flipped rounding through attention, as in the oracle parity gate. CUDA adds its
+// own orders (cuBLAS, the tensor-core attention, exp2): its bounds are PROVISIONAL until measured on the H200.
+#pragma once
+#include "gates/lib/gate_record.h"
+
+namespace music3::gates::acoustic_device_bounds {
+
+// The DiT's velocities, both branches.
+inline constexpr UlpBounds kCpuDit{
+    /*median*/ 4.0,            // correct worst 2 (quiet/seed1 v_uncond) | tightest mutation 117 (acoustic-dev-cpu-attention-no-rescale)
+    /*mean*/ 24.0,             // correct worst 15.11 (quiet/seed1 v_uncond) | tightest mutation 703.1 (acoustic-dev-cpu-attention-no-rescale)
+    /*p999*/ 8192.0,           // correct worst 5376 (quiet/seed1 v_uncond) | tightest mutation 141400 (acoustic-dev-dit-branches-swapped)
+    /*max_conditioned*/ 64.0,  // correct worst 36 (tiny/seed2 v_uncond) | tightest mutation 1431 (acoustic-dev-cpu-matmul-bias-dropped)
+};
+// The condition encoder's output (one conv of the same inputs: only the conv's summation order differs).
+inline constexpr UlpBounds kCpuEncoder{
+    /*median*/ 0.5,           // correct worst 0 | tightest mutation 278 (acoustic-dev-encoder-taps-reversed)
+    /*mean*/ 0.5,             // correct worst 0.00097 (odd/seed5) | tightest mutation 4167
+    /*p999*/ 4.0,             // correct worst 0 | tightest mutation 892700
+    /*max_conditioned*/ 4.0,  // correct worst 1 (realhead/seed1) | tightest mutation 3233
+};
+// PROVISIONAL (not yet measured on the H200): the CPU bounds widened for CUDA's orders.
+inline constexpr UlpBounds kCudaDit{/*median*/ 6.0, /*mean*/ 32.0, /*p999*/ 12288.0, /*max_conditioned*/ 96.0};
+inline constexpr UlpBounds kCudaEncoder{/*median*/ 1.0, /*mean*/ 1.0, /*p999*/ 16.0, /*max_conditioned*/ 8.0};
+
+}  // namespace music3::gates::acoustic_device_bounds

@@ -1,0 +1,115 @@
+// self_attention gate: the provider under test against an f64 reference (softmax(scale q.k) v over every key of
+// the row's batch, no rounding inside), over the DiT's shape (head 64, 690 tokens, batch 2: tiles with a ragged
+// end) and odd ones (head widths 12 and 8, padded on CUDA; one token; batch 1); the contract rounds P to bf16
+// before P.V, so the gate is a ULP band, not bits. Thread-count invariance (CPU) and agreement with the CPU
+// provider (CUDA).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "engine/core/device_array.h"
+#include "engine/ops/transformer_ops.h"
+#include "gates/lib/ulp_stats.h"
+#include "gates/ops/support/numerics.h"
+#include "gates/ops/support/provider_under_test.h"
+
+namespace music3::optest {
+namespace {
+
+struct Case {
+  int64_t tokens, batch;
+  int heads, dim;
+};
+
+float scale_of(const Case& c) { return static_cast<float>(1.0 / std::sqrt(double(c.dim))); }
+
+std::vector<bf16> reference(const std::vector<bf16>& qkv, const Case& c) {
+  const int64_t W = int64_t(c.heads) * c.dim, rows = c.tokens * c.batch;
+  std::vector<bf16> out(size_t(rows * W));
+  std::vector<double> s(size_t(c.tokens));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int h = 0; h < c.heads; ++h) {
+      const int64_t b = r % c.batch;
+      double mx = -INFINITY, sum = 0;
+      for (int64_t t = 0; t < c.tokens; ++t) {
+        double dot = 0;
+        for (int d = 0; d < c.dim; ++d)
+          dot += double(to_f32(qkv[size_t(r * 3 * W + h * c.dim + d)])) *
+                 to_f32(qkv[size_t((t * c.batch + b) * 3 * W + W + h * c.dim + d)]);
+        s[size_t(t)] = dot * scale_of(c);
+        mx = std::max(mx, s[size_t(t)]);
+      }
+      for (auto& v : s) sum += (v = std::exp(v - mx));
+      for (int d = 0; d < c.dim; ++d) {
+        double acc = 0;
+        for (int64_t t = 0; t < c.tokens; ++t)
+          acc += s[size_t(t)] * to_f32(qkv[size_t((t * c.batch + b) * 3 * W + 2 * W + h * c.dim + d)]);
+        out[size_t(r * W + h * c.dim + d)] = bf16_from_f64(acc / sum);
+      }
+    }
+  return out;
+}
+
+std::vector<bf16> run(const Queue& q, const std::vector<bf16>& qkv, const Case& c) {
+  const int64_t W = int64_t(c.heads) * c.dim, rows = c.tokens * c.batch;
+  DeviceArray ib(q, DType::BF16, {rows, 3 * W}), ob(q, DType::BF16, {rows, W});
+  ib.upload(qkv);
+  ob.poison();
+  ops::self_attention(q, ib, c.heads, int(c.batch), scale_of(c), ob);
+  return ob.download<bf16>();
+}
+
+std::vector<bf16> inputs(const Case& c, uint64_t seed) {
+  return normal_bf16(size_t(c.tokens * c.batch * 3 * c.heads * c.dim), seed, 1.5);
+}
+
+void expect_band(const std::vector<bf16>& got, const std::vector<bf16>& ref, const std::string& what) {
+  const gates::UlpStats s = gates::ulp_stats(got, ref);
+  report(provider_name() + " " + what, s);
+  SCOPED_TRACE(provider_name() + " " + what + ": " + s.summary());
+  EXPECT_EQ(s.nonfinite, 0u);
+  EXPECT_LE(s.median, 1.0);
+  EXPECT_LE(s.max_conditioned, 8.0);
+}
+
+TEST(SelfAttention, MatchesF64Reference) {
+  uint64_t seed = 1;
+  for (const Case c : {Case{690, 2, 2, 64}, Case{70, 1, 3, 12}, Case{1, 2, 2, 8}, Case{129, 2, 1, 32}}) {
+    const auto qkv = inputs(c, seed++);
+    expect_band(run(provider_queue(0), qkv, c), reference(qkv, c),
+                "S=" + std::to_string(c.tokens) + " B=" + std::to_string(c.batch) + " D=" + std::to_string(c.dim));
+  }
+}
+
+TEST(SelfAttention, BatchesDoNotMix) {
+  const Case one{100, 1, 2, 64}, two{100, 2, 2, 64};
+  const auto a = inputs(one, 21), b = inputs(one, 22);
+  std::vector<bf16> both(a.size() * 2);
+  const size_t row = size_t(3 * 2 * 64);
+  for (int64_t t = 0; t < 100; ++t) {
+    std::copy(a.begin() + t * row, a.begin() + (t + 1) * row, both.begin() + (2 * t) * row);
+    std::copy(b.begin() + t * row, b.begin() + (t + 1) * row, both.begin() + (2 * t + 1) * row);
+  }
+  const auto got = run(provider_queue(0), both, two), ga = run(provider_queue(0), a, one),
+             gb = run(provider_queue(0), b, one);
+  const size_t out_row = size_t(2 * 64);
+  for (int64_t t = 0; t < 100; ++t)
+    for (size_t i = 0; i < out_row; ++i) {
+      ASSERT_EQ(got[(2 * t) * out_row + i].bits, ga[t * out_row + i].bits) << t;
+      ASSERT_EQ(got[(2 * t + 1) * out_row + i].bits, gb[t * out_row + i].bits) << t;
+    }
+}
+
+TEST(SelfAttention, BitsDoNotDependOnThreadsOrMatchTheCpuProvider) {
+  const Case c{300, 2, 2, 64};
+  const auto qkv = inputs(c, 31);
+  const auto one = run(cpu_queue(1), qkv, c);
+  if (!provider_is_cuda()) {
+    EXPECT_EQ(bits(run(cpu_queue(2), qkv, c)), bits(one));
+    return;
+  }
+  expect_band(run(provider_queue(0), qkv, c), one, "vs CPU provider");
+}
+
+}  // namespace
+}  // namespace music3::optest
