@@ -21,10 +21,12 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.exp_draws", OpId::ExpDraws, DeviceType::CUDA, 0, exp_draws_cuda});
   r.add({"cuda.add_rms_norm", OpId::AddRmsNorm, DeviceType::CUDA, 0, add_rms_norm_cuda});
   r.add({"cuda.kv_append_attention", OpId::KvAppendAttention, DeviceType::CUDA, 0, kv_append_attention_cuda});
-  r.add({"cuda.conv1d", OpId::Conv1d, DeviceType::CUDA, 0, conv1d_cuda, conv1d_tap_major_supports});
+  // The cuBLAS GEMM per tap before cuDNN: on the H200 at 81fa2d8 a full 689-latent vocoder window took 44.1 ms with
+  // it and 102 ms with cuDNN's legacy convolution (bench-vocoder, one process). cuDNN stays as the second provider
+  // (closer to torch's bits: conv stages 0.99888 exact vs 0.676), reached with MUSIC3_DISABLE_PROVIDERS=cuda.conv1d.
+  r.add({"cuda.conv1d", OpId::Conv1d, DeviceType::CUDA, 1, conv1d_cuda, conv1d_tap_major_supports});
 #ifdef MUSIC3_WITH_CUDNN
-  // cuDNN's convolution over torch-layout weights, before the cuBLAS GEMM per tap (MUSIC3_DISABLE_PROVIDERS A/B).
-  r.add({"cuda.conv1d.cudnn", OpId::Conv1d, DeviceType::CUDA, 1, conv1d_cudnn_cuda, conv1d_cudnn_supports});
+  r.add({"cuda.conv1d.cudnn", OpId::Conv1d, DeviceType::CUDA, 0, conv1d_cudnn_cuda, conv1d_cudnn_supports});
 #endif
   r.add({"cuda.conv_transpose1d", OpId::ConvTranspose1d, DeviceType::CUDA, 0, conv_transpose1d_cuda});
   r.add({"cuda.snake", OpId::Snake, DeviceType::CUDA, 0, snake_cuda});
