@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "engine/cli/generate_command.h"
 #include "engine/core/queue.h"
 #include "engine/io/sha256.h"
 #include "engine/models/music3/acoustic/acoustic_stage.h"
@@ -60,7 +61,7 @@ struct CliRun {
   nlohmann::json summary;
 };
 
-CliRun run_cli(const std::vector<std::string>& args) {
+CliRun run_cli(const std::vector<std::string>& args, std::string* stdout_text = nullptr) {
   std::string cmd = quoted(MUSIC3_BIN) + " generate";
   for (const auto& a : args) cmd.append(" ").append(quoted(a));
   FILE* p = ::popen(cmd.c_str(), "r");
@@ -72,6 +73,7 @@ CliRun run_cli(const std::vector<std::string>& args) {
   CliRun r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
   r.summary = nlohmann::json::parse(out, nullptr, false);
+  if (stdout_text) *stdout_text = out;
   return r;
 }
 
@@ -201,6 +203,27 @@ TEST(PipelineGenerateCli, FreeRunIsTheComposedStages) {
   EXPECT_EQ(audio.samples, g.audio.samples);
   EXPECT_TRUE(audio.data == g.audio.data) << "the stitched audio differs from the composed stages'";
   record(kGate, "composed_seed7", "differing_windows", double(differing_latents), 0);
+}
+
+TEST(PipelineGenerateCli, HelpAndPerStageArms) {
+  std::string help;
+  EXPECT_EQ(run_cli({"--help"}, &help).status, 0);
+  EXPECT_EQ(help.rfind(cli::kGenerateUsage, 0), 0u) << "music3 generate --help prints the command's usage first";
+  // Each stage gets its own request: on a CPU queue, device arms run on the CPU providers.
+  const std::string spec = "lm=device,depth=host,acoustic=host,vocoder=device";
+  const pipeline::StageArms arms = pipeline::parse_stage_arms(spec);
+  EXPECT_EQ(arms.describe(), spec);
+  pipeline::PipelineModels mixed(embedded_pipeline_folder(), cpu_queue(), arms);
+  const nlohmann::json want = {{"lm", "device"}, {"depth", "host"}, {"condition_encoder", "host"}, {"dit", "host"},
+                               {"vocoder", "device"}};
+  for (const auto& [stage, arm] : want.items()) EXPECT_EQ(mixed.describe_arms().at(stage).at("arm"), arm) << stage;
+  const std::string out = (scratch() / "mixed.wav").string();
+  const CliRun r = run_cli({"--checkpoint", embedded_pipeline_folder(), "--prompt", kPrompt, "--lyrics", kLyrics,
+                            "--duration", "1", "--steps", "1", "--arm", spec, "--out", out, "--json", "--quiet"});
+  ASSERT_EQ(r.status, 0);
+  for (const auto& [stage, arm] : want.items()) EXPECT_EQ(r.summary.at("arms").at(stage).at("arm"), arm) << stage;
+  const pipeline::StageArms one = pipeline::parse_stage_arms("host");
+  EXPECT_EQ(one.describe(), "lm=host,depth=host,acoustic=host,vocoder=host");
 }
 
 TEST(PipelineGenerateCli, DurationToFrames) {
