@@ -1,6 +1,7 @@
 #include "engine/cli/generate_command.h"
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -168,10 +169,10 @@ int generate(const std::vector<std::string>& argv) {
   if (a.has("--json")) {
     std::cout << out.dump(1) << "\n";
   } else {
-    std::cout << f.out << ": " << g.audio.samples << " stereo frames at " << g.sample_rate << " Hz ("
-              << io::audio_format_name(f.format) << "), " << g.ar.frames << " AR frames in "
-              << g.acoustic.windows.size() << " window(s) x " << f.steps << " steps, " << out["seconds"]["total"]
-              << " s; sha256 " << out["sha256"].get<std::string>() << "\n";
+    std::printf("%s: %lld stereo frames at %d Hz (%s), %lld AR frames in %zu window(s) x %d steps, %.2f s; sha256 %s\n",
+                f.out.c_str(), static_cast<long long>(g.audio.samples), g.sample_rate, io::audio_format_name(f.format),
+                static_cast<long long>(g.ar.frames), g.acoustic.windows.size(), f.steps,
+                out["seconds"]["total"].get<double>(), out["sha256"].get<std::string>().c_str());
   }
   return exit_code::kOk;
 }
