@@ -1,6 +1,8 @@
 #include "engine/cli/args.h"
 
 #include <charconv>
+#include <fstream>
+#include <sstream>
 
 namespace music3::cli {
 
@@ -50,6 +52,15 @@ uint64_t Args::get_u64_or(const std::string& flag, uint64_t fallback) const {
   if (ec != std::errc() || p != v->data() + v->size())
     throw UsageError("flag " + flag + ": '" + *v + "' is not a non-negative integer");
   return out;
+}
+
+std::string read_text_file(const std::string& flag, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(flag + ": cannot read '" + path + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw UsageError(flag + ": cannot read '" + path + "'");
+  return ss.str();
 }
 
 }  // namespace music3::cli

@@ -32,4 +32,8 @@ class Args {
   std::set<std::string> switches_;
 };
 
+// The whole content of a file a flag names (e.g. --lyrics-file); UsageError naming the flag and the path when it
+// cannot be read.
+std::string read_text_file(const std::string& flag, const std::string& path);
+
 }  // namespace music3::cli

@@ -4,7 +4,7 @@ namespace music3::cli {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {depth_command(), tokens_command(), ar_command(), acoustic_command(),
-                                             vocode_command()};
+                                             vocode_command(), generate_command()};
   return table;
 }
 

@@ -27,5 +27,6 @@ Command tokens_command();
 Command ar_command();
 Command vocode_command();
 Command acoustic_command();
+Command generate_command();
 
 }  // namespace music3::cli

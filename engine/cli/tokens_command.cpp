@@ -1,9 +1,7 @@
 #include "engine/cli/tokens_command.h"
 
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "engine/cli/args.h"
 #include "engine/cli/command.h"
@@ -15,14 +13,6 @@ const char* const kTokensUsage =
     "usage: music3 tokens --checkpoint DIR --prompt TEXT (--lyrics TEXT | --lyrics-file FILE) [--json]\n";
 
 namespace {
-std::string read_lyrics_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("--lyrics-file: cannot read '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::string ids_line(const std::vector<uint32_t>& ids) {
   std::string s;
   for (size_t i = 0; i < ids.size(); ++i) {
@@ -38,7 +28,7 @@ int run_tokens_command(const std::vector<std::string>& argv) {
   if (!a.has("--checkpoint")) throw UsageError("--checkpoint DIR is required");
   if (!a.has("--prompt")) throw UsageError("--prompt TEXT is required");
   if (a.has("--lyrics") == a.has("--lyrics-file")) throw UsageError("give exactly one of --lyrics TEXT or --lyrics-file FILE");
-  const std::string lyrics = a.has("--lyrics") ? *a.get("--lyrics") : read_lyrics_file(*a.get("--lyrics-file"));
+  const std::string lyrics = a.has("--lyrics") ? *a.get("--lyrics") : read_text_file("--lyrics-file", *a.get("--lyrics-file"));
 
   tokenizer::Qwen2Tokenizer tok = tokenizer::Qwen2Tokenizer::from_folder(*a.get("--checkpoint"));
   tokenizer::check_template_tokens(tok);

@@ -92,6 +92,7 @@ void write_audio_file(const std::string& path, std::span<const float> planar, in
       std::unique_ptr<SNDFILE, decltype(&sf_close)> file(sf_open(temp.c_str(), SFM_WRITE, &info), &sf_close);
       if (!file) throw std::runtime_error("cannot open '" + temp + "' for writing: " + sf_strerror(nullptr));
       if (format != AudioFormat::WavFloat) sf_command(file.get(), SFC_SET_CLIPPING, nullptr, SF_TRUE);
+      sf_command(file.get(), SFC_SET_ADD_PEAK_CHUNK, nullptr, SF_FALSE);  // its timestamp would vary the bytes
       const sf_count_t written = sf_writef_float(file.get(), interleaved.data(), static_cast<sf_count_t>(n));
       if (written != static_cast<sf_count_t>(n))
         throw std::runtime_error("wrote " + std::to_string(written) + " of " + std::to_string(n) + " frames: " +

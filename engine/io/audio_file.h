@@ -1,7 +1,8 @@
 // Audio files through libsndfile: WAV 16-bit PCM, WAV 24-bit PCM, WAV 32-bit float and FLAC (24-bit).
 // Contract: write_audio_file() writes `channels` planar f32 streams of `frames` samples each ([channel][frame])
 // at `sample_rate` Hz. PCM and FLAC clip to [-1, 1] and quantize as libsndfile does; float is bit exact. The
-// file is written to a temporary sibling and renamed, so a failure never leaves a partial file. Refusals throw
+// file is written to a temporary sibling and renamed, so a failure never leaves a partial file. The same samples
+// give the same bytes (no PEAK chunk, whose timestamp would differ run to run). Refusals throw
 // AudioFileError whose kind names the problem: UnknownFormat (a name or extension outside the table), Exists
 // (the target exists and `force` is false), Unwritable (the folder cannot take the temporary or the rename),
 // BadSamples (no channels, a rate <= 0, a sample that is not finite: its frame and channel are named).

@@ -57,11 +57,11 @@ EMBEDDED = "tiny"
 WEIGHTS_SEED = 0
 W1_DURATION, W2_DURATION = 2.0, 8.4
 
-# (name, geometry, seed, audio_duration, num_inference_steps). Three seeds of the one-window song and two of the
-# two-window song on the embedded pipeline, one two-window song on the odd geometry: each seed is another prompt,
-# another token and code path through the AR band and other noise; six songs is what the fixture's time budget
-# (< 2 min of the CPU test run, with the gates) holds, the component gates carry six weight seeds each.
-CASES = [(f"tiny_w1_seed{s}", "tiny", s, W1_DURATION, 30) for s in range(3)] + \
+# (name, geometry, seed, audio_duration, num_inference_steps). Six seeds of the one-window song (each of the three
+# songs, prompt_text(seed), under two sampling seeds) and two of the two-window song on the embedded pipeline, one
+# two-window song on the odd geometry: each seed is another token and code path through the AR band and other
+# noise; nine songs is what the fixture's time budget holds, the component gates carry six weight seeds each.
+CASES = [(f"tiny_w1_seed{s}", "tiny", s, W1_DURATION, 30) for s in range(6)] + \
         [(f"tiny_w2_seed{s}", "tiny", s, W2_DURATION, 12) for s in range(2)] + \
         [("odd_w2_seed0", "odd", 0, W2_DURATION, 12)]
 

@@ -5,9 +5,13 @@
 namespace music3::ar {
 
 ArStage::ArStage(lm::LmWeights lm, depth::DepthWeights depth, const Queue& q, runtime::ArmRequest request)
+    : ArStage(std::move(lm), std::move(depth), q, request, request) {}
+
+ArStage::ArStage(lm::LmWeights lm, depth::DepthWeights depth, const Queue& q, runtime::ArmRequest lm_request,
+                 runtime::ArmRequest depth_request)
     : lm_(std::move(lm)), audio_embeddings_(depth.audio_embeddings) {
-  lm::select_lm_arm(q, request, lm_, lm_instruments_, &lm_arm_);
-  depth_ = std::make_unique<depth::DepthEngine>(std::move(depth), q, request);
+  lm::select_lm_arm(q, lm_request, lm_, lm_instruments_, &lm_arm_);
+  depth_ = std::make_unique<depth::DepthEngine>(std::move(depth), q, depth_request);
 }
 
 ArResult ArStage::run(const int32_t* text_ids, int prompt, const ArOptions& options, ArTrace* trace) {

@@ -3,7 +3,9 @@
 // embeddings the feedback reads, and runs run_ar() (ar_loop.h) on them. This is the
 // production call site the CLI, the gates and the benches use.
 // Contract: construction yields running arms or throws (ArmRefused names the
-// component and device); run() validates its inputs (ArError names the problem).
+// component and device); one request selects both arms, or the LM's and the depth
+// stage's are given apart (music3 generate --arm lm=...,depth=...); run() validates its
+// inputs (ArError names the problem).
 // Thread-safety: one thread at a time.
 #pragma once
 #include <memory>
@@ -19,6 +21,8 @@ namespace music3::ar {
 class ArStage {
  public:
   ArStage(lm::LmWeights lm, depth::DepthWeights depth, const Queue& q, runtime::ArmRequest request);
+  ArStage(lm::LmWeights lm, depth::DepthWeights depth, const Queue& q, runtime::ArmRequest lm_request,
+          runtime::ArmRequest depth_request);
   ArStage(const ArStage&) = delete;  // arms hold references into this object
   ArStage& operator=(const ArStage&) = delete;
 

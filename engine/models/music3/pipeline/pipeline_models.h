@@ -1,0 +1,58 @@
+// Every model of a pipeline checkpoint loaded and every arm selected, on one queue: what `music3 generate` runs.
+// Contract: the constructor reads and checks the checkpoint first (read_pipeline_checkpoint: the layout, every
+// component's config and the coupling rules, refused by name with PipelineRefused), refuses an impossible vocoder
+// arm before any weight is read (ArmRefused), then loads the tokenizer and every component's weights (each loader
+// refuses its own defects by file and tensor) and builds the arms (ArmRefused names the component and device).
+// So a missing or inconsistent component stops it before any generation work. The arms hold references into this
+// object: it is neither copyable nor movable. describe_arms() gives, per component, the arm kind and the device;
+// weights_sha256() each weights file's sha256 (language_model: its index or single file). Thread-safety: one generation at a time.
+#pragma once
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "engine/core/queue.h"
+#include "engine/models/music3/acoustic/acoustic_arms.h"
+#include "engine/models/music3/acoustic/condition_encoder_weights.h"
+#include "engine/models/music3/acoustic/dit_weights.h"
+#include "engine/models/music3/ar/ar_stage.h"
+#include "engine/models/music3/pipeline/pipeline_checkpoint.h"
+#include "engine/models/music3/pipeline/stage_arms.h"
+#include "engine/models/music3/tokenizer/qwen2_tokenizer.h"
+#include "engine/models/music3/vocoder/vocoder_arm.h"
+#include "engine/models/music3/vocoder/vocoder_weights.h"
+
+namespace music3::pipeline {
+
+class PipelineModels {
+ public:
+  PipelineModels(const std::filesystem::path& root, const Queue& q, const StageArms& arms);
+  PipelineModels(const PipelineModels&) = delete;
+  PipelineModels& operator=(const PipelineModels&) = delete;
+
+  const PipelineCheckpoint& checkpoint() const { return checkpoint_; }
+  const Queue& queue() const { return queue_; }
+  tokenizer::Qwen2Tokenizer& tokenizer() { return *tokenizer_; }
+  ar::ArStage& ar() { return *ar_; }
+  acoustic::ConditionEncoderArm& encoder() { return *encoder_; }
+  acoustic::DitArm& dit() { return *dit_; }
+  vocoder::VocoderArm& vocoder() { return *vocoder_; }
+  nlohmann::json describe_arms() const;
+  const nlohmann::json& weights_sha256() const { return weights_sha256_; }
+
+ private:
+  PipelineCheckpoint checkpoint_;
+  Queue queue_;
+  std::unique_ptr<tokenizer::Qwen2Tokenizer> tokenizer_;
+  std::unique_ptr<ar::ArStage> ar_;
+  acoustic::ConditionEncoderWeights encoder_weights_;
+  acoustic::DitWeights dit_weights_;
+  vocoder::VocoderWeights vocoder_weights_;
+  std::unique_ptr<acoustic::ConditionEncoderArm> encoder_;
+  std::unique_ptr<acoustic::DitArm> dit_;
+  std::unique_ptr<vocoder::VocoderArm> vocoder_;
+  nlohmann::json weights_sha256_;
+};
+
+}  // namespace music3::pipeline

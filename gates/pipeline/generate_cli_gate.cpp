@@ -1,0 +1,242 @@
+// Gate pipeline.generate: `music3 generate` as a user runs it (the binary, a child process) on the embedded tiny
+// pipeline, against the in-process run of the same request (run_generate on PipelineModels) and against the
+// stages composed by hand from the components' own entry points:
+//   - teacher forced (tiny_w1_seed0's trace) and free running (--seed 7): exit 0; the JSON summary's frames,
+//     iterations, windows, steps, samples, sample rate, channels, arms (host on cpu, per component), stage times
+//     and peak device memory (null on cpu) are what the run gives; its sha256 is the written file's; the file,
+//     read back through libsndfile (WAV float), holds the in-process audio bit for bit;
+//   - one seed twice gives byte-identical files, another seed another file;
+//   - the free run equals the hand-composed stages: the AR stage with draws keyed by the seed, the window loop
+//     with noise keyed by acoustic_noise_key(seed), each window through the vocoder in order, stitched at the
+//     condition encoder's hop (catches a seed not threaded, windows or streams reordered);
+//   - max_frames is upstream's min(int(S * 25), 9000) for durations that round differently.
+#include <gtest/gtest.h>
+#include <sndfile.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "engine/cli/generate_command.h"
+#include "engine/core/queue.h"
+#include "engine/io/sha256.h"
+#include "engine/models/music3/acoustic/acoustic_stage.h"
+#include "engine/models/music3/pipeline/generate_run.h"
+#include "gates/lib/gate_env.h"
+#include "gates/lib/gate_record.h"
+#include "gates/pipeline/pipeline_oracle.h"
+
+namespace music3::gates {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr const char* kGate = "pipeline.generate";
+
+fs::path scratch() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("pipeline_generate_gate_" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char ch : s) {
+    if (ch == '\'')
+      out.append("'\\''");
+    else
+      out.push_back(ch);
+  }
+  out.push_back('\'');
+  return out;
+}
+
+struct CliRun {
+  int status = -1;
+  nlohmann::json summary;
+};
+
+CliRun run_cli(const std::vector<std::string>& args, std::string* stdout_text = nullptr) {
+  std::string cmd = quoted(MUSIC3_BIN) + " generate";
+  for (const auto& a : args) cmd.append(" ").append(quoted(a));
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) throw std::runtime_error("cannot run " + cmd);
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  const int raw = ::pclose(p);
+  CliRun r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  r.summary = nlohmann::json::parse(out, nullptr, false);
+  if (stdout_text) *stdout_text = out;
+  return r;
+}
+
+// The file read back through libsndfile, as planar [2][frames] f32.
+std::vector<float> read_back(const std::string& path, SF_INFO* info) {
+  *info = {};
+  SNDFILE* f = sf_open(path.c_str(), SFM_READ, info);
+  if (!f) throw std::runtime_error("libsndfile cannot open " + path);
+  std::vector<float> interleaved(size_t(info->frames * info->channels));
+  const sf_count_t got = sf_readf_float(f, interleaved.data(), info->frames);
+  sf_close(f);
+  if (got != info->frames) throw std::runtime_error("short read of " + path);
+  std::vector<float> planar(interleaved.size());
+  for (sf_count_t i = 0; i < info->frames; ++i)
+    for (int ch = 0; ch < info->channels; ++ch) planar[size_t(ch * info->frames + i)] = interleaved[size_t(i * info->channels + ch)];
+  return planar;
+}
+
+void check_summary_and_file(const std::string& case_name, const CliRun& r, const pipeline::GenerateResult& g,
+                            const std::string& out, int steps) {
+  ASSERT_EQ(r.status, 0) << case_name;
+  ASSERT_TRUE(r.summary.is_object()) << case_name << ": --json printed no JSON object";
+  const nlohmann::json& j = r.summary;
+  EXPECT_EQ(j.at("frames"), g.ar.frames);
+  EXPECT_EQ(j.at("iterations"), g.ar.iterations);
+  EXPECT_EQ(j.at("max_frames"), g.max_frames);
+  EXPECT_EQ(j.at("prompt_tokens"), g.prompt_tokens);
+  EXPECT_EQ(j.at("windows").size(), g.acoustic.windows.size());
+  for (size_t k = 0; k < g.acoustic.windows.size(); ++k) {
+    EXPECT_EQ(j.at("windows")[k].at("start"), g.acoustic.windows[k].start);
+    EXPECT_EQ(j.at("windows")[k].at("length"), g.acoustic.windows[k].length);
+  }
+  EXPECT_EQ(j.at("steps"), steps);
+  EXPECT_EQ(j.at("samples"), g.audio.samples);
+  EXPECT_EQ(j.at("sample_rate"), g.sample_rate);
+  EXPECT_EQ(j.at("channels"), 2);
+  EXPECT_EQ(j.at("out"), out);
+  for (const char* stage : {"lm", "depth", "condition_encoder", "dit", "vocoder"}) {
+    EXPECT_EQ(j.at("arms").at(stage).at("arm"), "host") << stage;
+    EXPECT_EQ(j.at("arms").at(stage).at("device"), "cpu") << stage;
+  }
+  for (const char* stage : {"load", "text", "ar", "acoustic", "vocoder", "write", "total"})
+    EXPECT_GE(j.at("seconds").at(stage).get<double>(), 0.0) << stage;
+  EXPECT_TRUE(j.at("peak_device_memory").at("bytes").is_null());
+  EXPECT_EQ(j.at("sha256"), io::sha256_file(out));
+  SF_INFO info;
+  const std::vector<float> back = read_back(out, &info);
+  EXPECT_EQ(info.format, SF_FORMAT_WAV | SF_FORMAT_FLOAT);
+  EXPECT_EQ(info.channels, 2);
+  EXPECT_EQ(info.samplerate, g.sample_rate);
+  ASSERT_EQ(info.frames, g.audio.samples);
+  size_t differing = 0;
+  for (size_t i = 0; i < back.size(); ++i) differing += back[i] != g.audio.data[i];
+  record(kGate, case_name, "file_vs_in_process.differing_samples", double(differing), 0);
+  EXPECT_EQ(differing, 0u) << case_name;
+}
+
+// Elements whose bits differ (bf16 has no operator==: equality of values is not bit identity for NaN and ±0).
+int64_t differing_bits(const std::vector<bf16>& a, const std::vector<bf16>& b) {
+  if (a.size() != b.size()) return int64_t(std::max(a.size(), b.size()));
+  int64_t n = 0;
+  for (size_t i = 0; i < a.size(); ++i) n += a[i].bits != b[i].bits;
+  return n;
+}
+
+pipeline::PipelineModels& models() {
+  static pipeline::PipelineModels m(embedded_pipeline_folder(), cpu_queue(), pipeline::StageArms{});
+  return m;
+}
+
+TEST(PipelineGenerateCli, TeacherForcedRunMatchesInProcess) {
+  const PipelineCase pc{"tiny_w1_seed0", "tiny"};
+  const pipeline::PipelineTrace t = pipeline::read_pipeline_trace(pipeline_trace_path(pc));
+  const pipeline::GenerateResult g =
+      pipeline::run_generate(models(), {t.prompt, t.lyrics, t.audio_duration, t.steps, 0, &t});
+  const std::string out = (scratch() / "teacher.wav").string();
+  const CliRun r = run_cli({"--checkpoint", embedded_pipeline_folder(), "--teacher", pipeline_trace_path(pc), "--out",
+                            out, "--format", "wav-float", "--json", "--quiet"});
+  check_summary_and_file(pc.name, r, g, out, t.steps);
+  EXPECT_EQ(r.summary.at("teacher"), pipeline_trace_path(pc));
+  EXPECT_TRUE(r.summary.at("seed").is_null());
+}
+
+const char* const kPrompt = "a bright synth pop song with warm female vocals";
+const char* const kLyrics = "[verse]\nhello world\n[chorus]\nsing with me";
+
+std::vector<std::string> free_args(const std::string& out, int seed) {
+  return {"--checkpoint", embedded_pipeline_folder(), "--prompt", kPrompt, "--lyrics", kLyrics, "--duration", "4.2",
+          "--steps", "3", "--seed", std::to_string(seed), "--out", out, "--format", "wav-float", "--json", "--quiet"};
+}
+
+TEST(PipelineGenerateCli, FreeRunMatchesInProcessAndRepeats) {
+  const pipeline::GenerateResult g = pipeline::run_generate(models(), {kPrompt, kLyrics, 4.2, 3, 7});
+  const std::string a = (scratch() / "seed7a.wav").string(), b = (scratch() / "seed7b.wav").string();
+  const std::string c = (scratch() / "seed8.wav").string();
+  check_summary_and_file("free_seed7", run_cli(free_args(a, 7)), g, a, 3);
+  EXPECT_EQ(run_cli(free_args(b, 7)).status, 0);
+  EXPECT_EQ(run_cli(free_args(c, 8)).status, 0);
+  EXPECT_EQ(io::sha256_file(a), io::sha256_file(b)) << "one seed, two files";
+  EXPECT_NE(io::sha256_file(a), io::sha256_file(c)) << "two seeds, one file";
+}
+
+TEST(PipelineGenerateCli, FreeRunIsTheComposedStages) {
+  const uint64_t seed = 7;
+  const pipeline::GenerateResult g = pipeline::run_generate(models(), {kPrompt, kLyrics, 9.0, 2, seed});
+  ASSERT_GT(g.ar.frames, 200) << "a two-window song";
+  ar::ArOptions ar_opts;
+  ar_opts.max_frames = ar::max_frames_for(9.0);
+  ar_opts.draws.seed = seed;
+  const ar::ArResult a = models().ar().run(g.text_ids.data(), g.prompt_tokens, ar_opts);
+  EXPECT_EQ(a.tokens, g.ar.tokens);
+  EXPECT_EQ(differing_bits(a.frame_hiddens, g.ar.frame_hiddens), 0);
+  acoustic::AcousticOptions ac_opts;
+  ac_opts.steps = 2;
+  const acoustic::AcousticResult lat = acoustic::run_acoustic(
+      models().encoder(), models().dit(), a.frame_hiddens.data(), a.frames, int64_t(a.frame_hiddens.size()) / a.frames,
+      acoustic::NoiseSource::drawn(pipeline::acoustic_noise_key(seed)), ac_opts);
+  ASSERT_EQ(lat.windows.size(), g.acoustic.windows.size());
+  std::vector<vocoder::Waveform> waves;
+  int64_t differing_latents = 0;
+  for (size_t k = 0; k < lat.windows.size(); ++k) {
+    differing_latents += differing_bits(lat.windows[k].latents, g.acoustic.windows[k].latents) != 0;
+    waves.push_back(models().vocoder().decode(lat.windows[k].latents.data(), lat.windows[k].length));
+  }
+  EXPECT_EQ(differing_latents, 0) << "windows whose latents differ from the composed stages'";
+  const vocoder::StereoAudio audio = vocoder::stitch(waves, models().checkpoint().condition.output_hop);
+  EXPECT_EQ(audio.samples, g.audio.samples);
+  EXPECT_TRUE(audio.data == g.audio.data) << "the stitched audio differs from the composed stages'";
+  record(kGate, "composed_seed7", "differing_windows", double(differing_latents), 0);
+}
+
+TEST(PipelineGenerateCli, HelpAndPerStageArms) {
+  std::string help;
+  EXPECT_EQ(run_cli({"--help"}, &help).status, 0);
+  EXPECT_EQ(help.rfind(cli::kGenerateUsage, 0), 0u) << "music3 generate --help prints the command's usage first";
+  // Each stage gets its own request: on a CPU queue, device arms run on the CPU providers.
+  const std::string spec = "lm=device,depth=host,acoustic=host,vocoder=device";
+  const pipeline::StageArms arms = pipeline::parse_stage_arms(spec);
+  EXPECT_EQ(arms.describe(), spec);
+  pipeline::PipelineModels mixed(embedded_pipeline_folder(), cpu_queue(), arms);
+  const nlohmann::json want = {{"lm", "device"}, {"depth", "host"}, {"condition_encoder", "host"}, {"dit", "host"},
+                               {"vocoder", "device"}};
+  for (const auto& [stage, arm] : want.items()) EXPECT_EQ(mixed.describe_arms().at(stage).at("arm"), arm) << stage;
+  const std::string out = (scratch() / "mixed.wav").string();
+  const CliRun r = run_cli({"--checkpoint", embedded_pipeline_folder(), "--prompt", kPrompt, "--lyrics", kLyrics,
+                            "--duration", "1", "--steps", "1", "--arm", spec, "--out", out, "--json", "--quiet"});
+  ASSERT_EQ(r.status, 0);
+  for (const auto& [stage, arm] : want.items()) EXPECT_EQ(r.summary.at("arms").at(stage).at("arm"), arm) << stage;
+  const pipeline::StageArms one = pipeline::parse_stage_arms("host");
+  EXPECT_EQ(one.describe(), "lm=host,depth=host,acoustic=host,vocoder=host");
+}
+
+TEST(PipelineGenerateCli, DurationToFrames) {
+  // upstream: min(int(audio_duration * 25), 9000), Python float arithmetic
+  const std::vector<std::pair<double, int>> cases = {{2.0, 50}, {2.03, 50}, {2.039, 50}, {2.04, 51}, {8.4, 210},
+                                                     {0.04, 1}, {0.079, 1}, {359.99, 8999}, {400.0, 9000}};
+  for (const auto& [seconds, frames] : cases) EXPECT_EQ(ar::max_frames_for(seconds), frames) << seconds << " s";
+  const pipeline::GenerateResult g = pipeline::run_generate(models(), {kPrompt, kLyrics, 0.079, 1, 3});
+  EXPECT_EQ(g.max_frames, 1);
+  EXPECT_LE(g.ar.frames, 1);
+}
+
+}  // namespace
+}  // namespace music3::gates
+
+int main(int argc, char** argv) { return music3::gates::gate_main(argc, argv); }

@@ -1,0 +1,42 @@
+// The pipeline gates' bands (pipeline.e2e: each stage fed upstream's input; pipeline.whole: run_generate, each
+// stage fed the engine's own output), each between the correct engine's worst over the nine songs of the pipeline
+// oracle (tiny_w1_seed0-5, tiny_w2_seed0-1, odd_w2_seed0; host arms, CPU) and the tightest catalogued mutation
+// it must catch (mutations/catalogue/pipeline.json; numbers beside each bound).
+#pragma once
+#include "gates/lib/gate_record.h"
+#include "gates/lm/lm_bounds.h"
+
+namespace music3::gates::pipeline_bounds {
+
+// frame_hiddens, teacher forced: the LM parity band (same stage, same statistic; gates/lm/lm_bounds.h). Correct
+// worst here: median 0, mean 0.00025, p99.9 0, max_conditioned 2 (odd_w2_seed0; the tiny songs are bit-exact).
+inline constexpr UlpBounds kFrameHiddens = lm_bounds::kHidden;
+
+// Window latents (the condition encoder and DiT host arms in the window loop, recorded noise), both gates.
+// Correct worst: median 0, mean 1.364, p99.9 180 (tiny_w2_seed1), max_conditioned 10 (tiny_w1_seed3), bit-exact
+// fraction 0.589 (tiny_w1_seed5). The arms' rare roundings that differ from torch compound over 2N DiT
+// calls (gates/acoustic/loop_bounds.h), hence the tail.
+// Tightest mutation: the final overlap splice one column short (pipeline-join-window-splice-off-by-one, the patch of
+// acoustic_loop's loop-final-splice-off-by-one), max_conditioned 27 / 28 / 39 on odd_w2_seed0 / tiny_w2_seed0 /
+// tiny_w2_seed1 (mean 0.75-1.43, exact fraction >= 0.61: only max_conditioned separates it). The finest rounding
+// mutations stay inside the arms' spread, as in loop_bounds.h: loop-guidance-shift-unrounded measured here gives
+// median 0, mean <= 1.88, p99.9 <= 320, max_conditioned <= 8, exact fraction >= 0.57 (the teacher-forced loop gate
+// catches it bit-exactly). The structural joins (teacher noise ignored, steps not threaded) move the median.
+inline constexpr UlpBounds kLatents{/*median*/ 0.5, /*mean*/ 4.0, /*p999*/ 600.0, /*max_conditioned*/ 20.0};
+inline constexpr double kLatentsMinExactFraction = 0.45;
+
+// Audio from upstream's latents (vocoder host arm + stitching). Correct worst: median 0, mean 0.0101
+// (tiny_w1_seed5), p99.9 1, max_conditioned 4 (tiny_w1_seed3), bit-exact fraction 0.9906 (odd_w2_seed0).
+inline constexpr UlpBounds kAudio{/*median*/ 0.5, /*mean*/ 0.1, /*p999*/ 4.0, /*max_conditioned*/ 12.0};
+inline constexpr double kAudioMinExactFraction = 0.95;
+
+// Audio of the whole run (the vocoder on the engine's latents, whose few differing values it spreads).
+// Correct worst: median 0, mean 0.4582 (tiny_w1_seed5), p99.9 3, max_conditioned 6 (tiny_w2_seed0/1), bit-exact
+// fraction 0.586 (tiny_w1_seed2); the songs whose latents are bit-exact (tiny_w1_seed0, seed4) keep 0.99. Any
+// differing latent moves ~41 % of the samples by a few ULP (loop-guidance-shift-unrounded: mean <= 0.46, exact
+// fraction 0.584-0.589 on every tiny song), so this band guards the structure (stream order, window order and
+// length, stitching), whose mutations move the median; the latents band above carries the finer checks.
+inline constexpr UlpBounds kWholeAudio{/*median*/ 0.5, /*mean*/ 2.0, /*p999*/ 12.0, /*max_conditioned*/ 24.0};
+inline constexpr double kWholeAudioMinExactFraction = 0.45;
+
+}  // namespace music3::gates::pipeline_bounds
