@@ -27,8 +27,8 @@ PipelineModels::PipelineModels(const std::filesystem::path& root, const Queue& q
   vocoder_weights_ = vocoder::load_vocoder_checkpoint(dir, &vocoder_report);
   ar_ = std::make_unique<ar::ArStage>(std::move(lm_weights), depth::load_depth_checkpoint(dir), q, arms.lm,
                                       arms.depth);
-  encoder_ = acoustic::make_condition_encoder_arm(encoder_weights_, q, arms.acoustic);
-  dit_ = acoustic::make_dit_arm(dit_weights_, q, arms.acoustic);
+  encoder_ = acoustic::make_condition_encoder_arm(encoder_weights_, q, arms.acoustic, encoder_instruments_);
+  dit_ = acoustic::make_dit_arm(dit_weights_, q, arms.acoustic, dit_instruments_);
   vocoder_ = vocoder::make_vocoder_arm(vocoder_weights_, q, arms.vocoder);
   weights_sha256_ = {{"language_model", lm_report.sha256},
                      {"condition_encoder", encoder_report.weights_sha256},

@@ -22,6 +22,7 @@
 #include "engine/models/music3/tokenizer/qwen2_tokenizer.h"
 #include "engine/models/music3/vocoder/vocoder_arm.h"
 #include "engine/models/music3/vocoder/vocoder_weights.h"
+#include "engine/runtime/arm.h"
 
 namespace music3::pipeline {
 
@@ -49,6 +50,7 @@ class PipelineModels {
   acoustic::ConditionEncoderWeights encoder_weights_;
   acoustic::DitWeights dit_weights_;
   vocoder::VocoderWeights vocoder_weights_;
+  runtime::ArmInstruments encoder_instruments_, dit_instruments_;  // outlive the arms that count into them
   std::unique_ptr<acoustic::ConditionEncoderArm> encoder_;
   std::unique_ptr<acoustic::DitArm> dit_;
   std::unique_ptr<vocoder::VocoderArm> vocoder_;
