@@ -72,29 +72,51 @@ struct FdGuard {
   }
 };
 
-// Parses the header JSON, refusing duplicate keys in any object: a repeated tensor
-// name would otherwise silently keep only the last entry.
-json parse_header(const std::string& path, const char* begin, const char* end) {
-  std::vector<std::set<std::string>> open_objects;
+// The first key repeated within one object, found by a SAX pass (linear: one set per open object). The DOM
+// parser's callback form cannot be used for this: after every nested object it scans the whole parent object
+// for a discarded element, which is quadratic in the tensor count (75 s for 65,536 tensors).
+class DuplicateKeyFinder : public nlohmann::json_sax<json> {
+ public:
   std::string duplicate;
-  auto on_event = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) {
-      open_objects.emplace_back();
-    } else if (event == json::parse_event_t::object_end) {
-      open_objects.pop_back();
-    } else if (event == json::parse_event_t::key) {
-      const auto& key = parsed.get_ref<const std::string&>();
-      if (!open_objects.back().insert(key).second && duplicate.empty()) duplicate = key;
-    }
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    open_.emplace_back();
     return true;
-  };
+  }
+  bool key(string_t& k) override {
+    if (!open_.back().insert(k).second && duplicate.empty()) duplicate = k;
+    return true;
+  }
+  bool end_object() override {
+    open_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  std::vector<std::set<std::string>> open_;
+};
+
+// Parses the header JSON, refusing duplicate keys in any object: a repeated tensor
+// name would otherwise silently keep only the last entry. Both passes are linear.
+json parse_header(const std::string& path, const char* begin, const char* end) {
   json header;
   try {
-    header = json::parse(begin, end, on_event);
+    header = json::parse(begin, end);
   } catch (const json::parse_error& e) {
     fail(path, "header (file bytes 8.." + std::to_string(8 + (end - begin)) + ") is not valid JSON: " + e.what());
   }
-  if (!duplicate.empty()) fail(path, "header has duplicate key '" + duplicate + "'");
+  DuplicateKeyFinder finder;
+  json::sax_parse(begin, end, &finder);
+  if (!finder.duplicate.empty()) fail(path, "header has duplicate key '" + finder.duplicate + "'");
   if (!header.is_object()) fail(path, "header is " + json_kind(header) + ", expected an object");
   return header;
 }

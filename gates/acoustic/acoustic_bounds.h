@@ -17,7 +17,9 @@ namespace music3::gates::acoustic_bounds {
 inline constexpr UlpBounds kEncoderVsOracle{/*median*/ 0.5,           // 0 | 1
                                             /*mean*/ 0.5,             // 0 | 5.65
                                             /*p999*/ 8.0,             // 0 | 264.5
-                                            /*max_conditioned*/ 4.0};  // 0 | 10.5
+                                            /*max_conditioned*/ 4.0,   // 0 | 10.5
+                                            /*zero_max*/ 0.5};  // 0 | not measured
+
 // 1.0 | 0.9981 (acoustic-encoder-integer-resample, odd/seed0: 24 of 12384 elements, the rows whose integer index
 // departs from the float32 one); every other encoder mutation <= 0.30.
 inline constexpr double kEncoderMinExactFraction = 0.999;
@@ -34,7 +36,8 @@ inline constexpr double kEncoderMinExactFraction = 0.999;
 inline constexpr UlpBounds kDitVsOracle{/*median*/ 4.0,             // 1 | 9
                                         /*mean*/ 16.0,              // 3.675 | 61.1
                                         /*p999*/ 4096.0,            // 384 | 24700
-                                        /*max_conditioned*/ 48.0};  // 24 | 94
+                                        /*max_conditioned*/ 48.0,  // 24 | 94
+                                        /*zero_max*/ 8.0};  // 4 (quiet/seed0 v_uncond) | not measured
 // 0.318 | 0.0145 (acoustic-loader-f32-truncated, quiet/seed2 v_uncond); structural mutations <= 0.011
 // (acoustic-dit-fourier-cos-sin-swapped, realhead/seed5 v_uncond).
 inline constexpr double kDitMinExactFraction = 0.15;

@@ -34,7 +34,8 @@ inline constexpr int64_t kLatentMismatches = 0;
 // (scheduler-euler-product-unrounded); max_conditioned 228 (loop-condition-splice-dropped; 25-33 for the rounding
 // mutations, not separable by it); exact fraction 0.199 (scheduler-dt-unrounded), 0.215
 // (scheduler-euler-product-unrounded).
-inline constexpr UlpBounds kRealArmsVsOracle{/*median*/ 1.5, /*mean*/ 8.0, /*p999*/ 1000.0, /*max_conditioned*/ 100.0};
+inline constexpr UlpBounds kRealArmsVsOracle{/*median*/ 1.5, /*mean*/ 8.0, /*p999*/ 1000.0, /*max_conditioned*/ 100.0,
+                                                 /*zero_max*/ 6.0};  // 3.75 (pair/seed2) | not measured
 inline constexpr double kRealArmsMinExactFraction = 0.24;  // correct worst 0.279 | tightest mutation 0.199
 
 }  // namespace music3::gates::loop_bounds

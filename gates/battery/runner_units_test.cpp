@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -96,6 +98,48 @@ TEST(ExpectedLineChange, MatchesWhatGitNumstatCounts) {
   auto span = change(text, "1;\nc", "9;\nz");
   EXPECT_EQ(span.added, 2);
   EXPECT_EQ(span.deleted, 2);
+}
+
+// Line moves: git keeps the longest common subsequence, so a swap of two lines is one line moved (+1 -1).
+TEST(ExpectedLineChange, ALineSwapIsOneLineMoved) {
+  const std::string text = "a\nb\nc\nd\ne\n";
+  auto swap = change(text, "b\nc\n", "c\nb\n");
+  EXPECT_EQ(swap.added, 1);
+  EXPECT_EQ(swap.deleted, 1);
+  auto far = change(text, "b\nc\nd\n", "d\nc\nb\n");  // reversal of three: two of them move
+  EXPECT_EQ(far.added, 2);
+  EXPECT_EQ(far.deleted, 2);
+}
+
+// The count is git's own: each case written to two files and compared with `git diff --no-index --numstat`.
+TEST_F(PatchTest, ExpectedLineChangeEqualsGitNumstat) {
+  const std::string text = "int a;\nint b;\nint c;\nint d;\nint e;\nint f;\n";
+  struct Case {
+    const char *original, *replacement;
+  } cases[] = {{"int b;\nint c;\n", "int c;\nint b;\n"},
+               {"int b;\nint c;\nint d;\n", "int d;\nint b;\nint c;\n"},
+               {"int c;", "int c = 1;"},
+               {"int b;\n", ""},
+               {"int e;", "int e;\nint e2;"},
+               {"int b;\nint c;\nint d;\nint e;\n", "int e;\nint d;\nint c;\nint b;\n"}};
+  for (const auto& c : cases) {
+    const size_t at = text.find(c.original);
+    const std::string after = text.substr(0, at) + c.replacement + text.substr(at + std::strlen(c.original));
+    write_file_bytes(dir_ + "/before.cpp", text);
+    write_file_bytes(dir_ + "/after.cpp", after);
+    const std::string cmd = "cd '" + dir_ + "' && git diff --no-index --numstat before.cpp after.cpp";
+    std::string out;
+    if (FILE* p = ::popen(cmd.c_str(), "r")) {
+      char buf[256];
+      while (std::fgets(buf, sizeof buf, p)) out += buf;
+      ::pclose(p);
+    }
+    int added = -1, deleted = -1;
+    ASSERT_EQ(std::sscanf(out.c_str(), "%d %d", &added, &deleted), 2) << cmd << ": " << out;
+    const LineChange want = expected_line_change(text, after);
+    EXPECT_EQ(want.added, added) << c.original << " -> " << c.replacement;
+    EXPECT_EQ(want.deleted, deleted) << c.original << " -> " << c.replacement;
+  }
 }
 
 TEST(PositionOf, LinesAndColumnsStartAtOne) {

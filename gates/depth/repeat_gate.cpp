@@ -40,20 +40,40 @@ TEST(DepthRepeatability, SameFrameTwiceSameBits) {
   }
 }
 
-TEST(DepthRepeatability, NonFiniteLogitsAreCounted) {
+size_t nonfinite_in(const std::vector<bf16>& logits) {
+  size_t n = 0;
+  for (bf16 v : logits) n += !std::isfinite(to_f32(v));
+  return n;
+}
+
+// One poisoned head weight (head 3, row 5) makes logit 5 of call 3 non-finite in both CFG rows: the counter must
+// hold exactly the non-finite logits of the frames run so far (2 per frame, also counted from the trace), so it
+// counts each one once and starts every frame from zero.
+TEST(DepthRepeatability, NonFiniteLogitsAreCountedExactlyPerFrame) {
   const OracleCase c{"default", 0};
   for (auto req : {depth::ArmRequest::Host, depth::ArmRequest::Device}) {
     auto w = load_case_weights(c);
-    w.heads[3].mutable_ptr()[5] = to_bf16(INFINITY);  // one poisoned head weight -> non-finite logits at step 3
+    w.heads[3].mutable_ptr()[5 * size_t(w.cfg.hidden)] = to_bf16(INFINITY);
     depth::DepthEngine engine(std::move(w), req == depth::ArmRequest::Host ? cpu_queue() : gate_queue(), req);
+    const std::string arm = depth::arm_name(engine.arm_kind());
     const auto g = read_golden(c, engine.config());
     depth::FrameInputs in;
     in.last_hidden = g.last_hidden.data();
     in.c0_embedding = g.c0_embedding.data();
-    engine.run_frame(in);
-    EXPECT_GT(engine.instruments().nonfinite_logits, 0u) << depth::arm_name(engine.arm_kind());
-    record("depth.nonfinite_counter", depth::arm_name(engine.arm_kind()), "counted",
-           double(engine.instruments().nonfinite_logits), 1, BoundKind::Lower);
+    uint64_t expected = 0;
+    for (int frame = 0; frame < 3; ++frame) {
+      in.frame = uint64_t(frame);
+      depth::FrameTrace t;
+      engine.run_frame(in, &t);
+      const size_t seen = nonfinite_in(t.head_logits);
+      EXPECT_EQ(seen, 2u) << arm << " frame " << frame << ": one poisoned column, both rows";
+      expected += seen;
+      EXPECT_EQ(engine.instruments().nonfinite_logits, expected) << arm << " after frame " << frame;
+    }
+    record("depth.nonfinite_counter", arm, "counted", double(engine.instruments().nonfinite_logits), double(expected),
+           BoundKind::Lower);
+    record("depth.nonfinite_counter", arm, "counted_max", double(engine.instruments().nonfinite_logits),
+           double(expected));
   }
 }
 

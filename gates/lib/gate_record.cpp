@@ -62,13 +62,30 @@ void check_ulp(const std::string& gate, const std::string& case_name, const std:
   EXPECT_LE(s.mean, b.mean) << what;
   EXPECT_LE(s.p999, b.p999) << what;
   EXPECT_LE(s.max_conditioned, b.max_conditioned) << what;
+  EXPECT_LE(s.zero_max, b.zero_max) << what;
   record(gate, case_name, metric + ".median", s.median, b.median);
   record(gate, case_name, metric + ".mean", s.mean, b.mean);
   record(gate, case_name, metric + ".p99.9", s.p999, b.p999);
   record(gate, case_name, metric + ".max_cond", s.max_conditioned, b.max_conditioned);
   record(gate, case_name, metric + ".worst", s.worst, 0, BoundKind::ReportOnly);
   record(gate, case_name, metric + ".nonfinite", static_cast<double>(s.nonfinite), 0);
+  record(gate, case_name, metric + ".zero_max", s.zero_max, b.zero_max);
   record(gate, case_name, metric + ".zero_bucket", static_cast<double>(s.zero_refs), 0, BoundKind::ReportOnly);
+}
+
+void check_ulp_rows(const std::string& gate, const std::string& case_name, const std::string& metric,
+                    const std::vector<UlpStats>& rows, const std::vector<std::string>& row_names, const UlpBounds& b) {
+  ASSERT_EQ(rows.size(), row_names.size()) << gate << " " << case_name << " " << metric << ": row names";
+  for (size_t i = 0; i < rows.size(); ++i) check_ulp(gate, case_name, metric + "." + row_names[i], rows[i], b);
+}
+
+void check_ulp_cfg(const std::string& gate, const std::string& case_name, const std::string& metric,
+                   const std::vector<bf16>& candidate, const std::vector<bf16>& reference, size_t width,
+                   const UlpBounds& b) {
+  ASSERT_EQ(candidate.size(), reference.size()) << gate << " " << case_name << " " << metric;
+  check_ulp_rows(gate, case_name, metric,
+                 ulp_stats_rows(candidate.data(), reference.data(), reference.size(), 2, width), {"cond", "uncond"},
+                 b);
 }
 
 }  // namespace music3::gates

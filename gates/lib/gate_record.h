@@ -6,9 +6,13 @@
 // `<component>.<gate>.<metric>`; each record carries the gate, its component, the
 // device, the case and the metric. check_ulp() both asserts (GoogleTest EXPECT) and
 // records, so the report shows exactly what was gated, never a restatement.
+// check_ulp_rows() gates each row of a tensor on its own (ulp_stats_rows), as
+// `<metric>.<row name>`: a CFG tensor's conditional and unconditional rows are never
+// pooled, so a defect confined to one row meets the bounds undiluted.
 // Thread-safety: record() and check_ulp() are thread-safe.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "gates/lib/ulp_stats.h"
 
@@ -21,6 +25,7 @@ struct UlpBounds {
   double mean;
   double p999;
   double max_conditioned;
+  double zero_max;  // the zero bucket (exact-zero references): max |c| in ULPs of the tensor's RMS
 };
 
 enum class BoundKind { Upper, Lower, ReportOnly };
@@ -28,5 +33,11 @@ void record(const std::string& gate, const std::string& case_name, const std::st
             double bound, BoundKind kind = BoundKind::Upper);
 void check_ulp(const std::string& gate, const std::string& case_name, const std::string& metric, const UlpStats& s,
                const UlpBounds& b);
+void check_ulp_rows(const std::string& gate, const std::string& case_name, const std::string& metric,
+                    const std::vector<UlpStats>& rows, const std::vector<std::string>& row_names, const UlpBounds& b);
+// A CFG tensor [..., 2, width]: rows "cond" then "uncond" (the engine's order), gated each on its own.
+void check_ulp_cfg(const std::string& gate, const std::string& case_name, const std::string& metric,
+                   const std::vector<bf16>& candidate, const std::vector<bf16>& reference, size_t width,
+                   const UlpBounds& b);
 
 }  // namespace music3::gates

@@ -63,10 +63,11 @@ TEST(LmDevice, BandAgainstTheHostArmAndReachability) {
     EXPECT_EQ(r.nonfinite_logits, 0u);
     ASSERT_EQ(t.last_hidden.size(), host.trace.last_hidden.size());
     ASSERT_EQ(r.frame_hiddens.size(), host.result.frame_hiddens.size());
-    check_ulp(gate, c.name(), "prefill_hidden.ulp", ulp_stats(t.prefill_hidden, host.trace.prefill_hidden),
-              hidden_bounds());
-    check_ulp(gate, c.name(), "last_hidden.ulp", ulp_stats(t.last_hidden, host.trace.last_hidden), hidden_bounds());
-    check_ulp(gate, c.name(), "logits.ulp", ulp_stats(t.lm_logits, host.trace.lm_logits), logit_bounds());
+    const size_t H = size_t(g.hidden);
+    check_ulp_cfg(gate, c.name(), "prefill_hidden.ulp", t.prefill_hidden, host.trace.prefill_hidden,
+                  size_t(g.prompt) * H, hidden_bounds());
+    check_ulp_cfg(gate, c.name(), "last_hidden.ulp", t.last_hidden, host.trace.last_hidden, H, hidden_bounds());
+    check_ulp_cfg(gate, c.name(), "logits.ulp", t.lm_logits, host.trace.lm_logits, K, logit_bounds());
     check_ulp(gate, c.name(), "frame_hiddens.ulp", ulp_stats(r.frame_hiddens, host.result.frame_hiddens),
               hidden_bounds());
     int defects = 0;

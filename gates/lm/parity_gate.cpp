@@ -38,11 +38,12 @@ TEST(LmParity, TeacherForcedAgainstUpstream) {
     ASSERT_EQ(t.last_hidden.size(), g.last_hidden.size());
     ASSERT_EQ(t.feedback.size(), g.feedback.size());
     ASSERT_EQ(r.frame_hiddens.size(), g.frame_hiddens.size());
-    check_ulp("lm.parity", c.name(), "prefill_hidden.ulp", ulp_stats(t.prefill_hidden, g.prefill_hidden),
-              lm_bounds::kHidden);
-    check_ulp("lm.parity", c.name(), "last_hidden.ulp", ulp_stats(t.last_hidden, g.last_hidden), lm_bounds::kHidden);
-    check_ulp("lm.parity", c.name(), "logits.ulp", ulp_stats(t.lm_logits, g.lm_logits), lm_bounds::kLogits);
-    check_ulp("lm.parity", c.name(), "feedback.ulp", ulp_stats(t.feedback, g.feedback), lm_bounds::kFeedback);
+    const size_t H = size_t(g.hidden);
+    check_ulp_cfg("lm.parity", c.name(), "prefill_hidden.ulp", t.prefill_hidden, g.prefill_hidden,
+                  size_t(g.prompt) * H, lm_bounds::kHidden);
+    check_ulp_cfg("lm.parity", c.name(), "last_hidden.ulp", t.last_hidden, g.last_hidden, H, lm_bounds::kHidden);
+    check_ulp_cfg("lm.parity", c.name(), "logits.ulp", t.lm_logits, g.lm_logits, K, lm_bounds::kLogits);
+    check_ulp_cfg("lm.parity", c.name(), "feedback.ulp", t.feedback, g.feedback, H, lm_bounds::kFeedback);
     check_ulp("lm.parity", c.name(), "frame_hiddens.ulp", ulp_stats(r.frame_hiddens, g.frame_hiddens),
               lm_bounds::kHidden);
     // Tokens: each iteration's sampled token against upstream's, on each side's guided logits.

@@ -2,7 +2,8 @@
 // (naive rank count, f64 softmax, argmax p / E), the release's top-k semantics
 // (ties at the threshold kept: more than 50 survivors), filtered codes never drawn,
 // NaN/inf handling and the non-finite count, the sampled frequencies following p,
-// and bit identity: across CPU thread counts, and between the CUDA and CPU providers.
+// and bit identity: across CPU thread counts, and between the CUDA and CPU providers. The kept set is probed
+// code by code at the rank-k boundary (distinct values at top_k 49, 50, 51; ties at, across and beyond rank 50).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <functional>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "engine/ops/ops.h"
 #include "engine/ops/sampler_math.h"
@@ -135,6 +137,67 @@ TEST(CfgTopkSample, TiesAtTheThresholdAreKept) {
   e[999] = 1.0f;
   e[120] = 1e-30f;  // below the threshold: filtered, whatever its draw
   EXPECT_NE(sample(provider_queue(0), logits, e).code, 120);
+}
+
+// The kept set, probed code by code: code j gets a tiny draw and every other code a huge one, so the sampler
+// returns j exactly when j survives the top-k filter (a kept code scores ~1e28, a filtered one 0, the others
+// ~1e-32). values[i] is code i's guided value (cond == uncond, so guided == the bf16 value exactly).
+std::vector<bool> kept_set(const std::vector<float>& values, int top_k) {
+  const auto vocab = static_cast<int64_t>(values.size());
+  std::vector<bf16> logits(2 * values.size());
+  for (int64_t i = 0; i < vocab; ++i) logits[i] = logits[vocab + i] = to_bf16(values[i]);
+  std::vector<bool> kept(values.size());
+  for (int64_t j = 0; j < vocab; ++j) {
+    std::vector<float> e(values.size(), 1e30f);
+    e[j] = 1e-30f;
+    kept[j] = sample(provider_queue(0), logits, e, kCfg, top_k).code == j;
+  }
+  return kept;
+}
+
+// values[code_at_rank(r)] is the r-th largest (1-based), spread over the vocabulary by a fixed permutation so
+// that rank and index disagree. Values 8 - r/16 are exact in bf16.
+constexpr int64_t kRankVocab = 96;
+int64_t code_at_rank(int r) { return (int64_t(r) * 37) % kRankVocab; }
+std::vector<float> ranked_values() {
+  std::vector<float> v(kRankVocab);
+  for (int r = 1; r <= kRankVocab; ++r) v[code_at_rank(r)] = 8.0f - float(r) / 16.0f;
+  return v;
+}
+
+std::string ranks_of(const std::vector<bool>& kept) {
+  std::string out;
+  for (int r = 1; r <= kRankVocab; ++r)
+    if (kept[code_at_rank(r)]) out += std::to_string(r) + " ";
+  return out;
+}
+
+// Distinct values: ranks 1..50 survive, rank 51 (the next code by mass) never does, at top_k 50, 49 and 51.
+TEST(CfgTopkSample, KeptSetEndsExactlyAtRankK) {
+  const auto values = ranked_values();
+  for (int k : {kTopK - 1, kTopK, kTopK + 1}) {
+    const auto kept = kept_set(values, k);
+    for (int r = 1; r <= kRankVocab; ++r)
+      EXPECT_EQ(kept[code_at_rank(r)], r <= k) << "top_k " << k << ", rank " << r << "; kept ranks: "
+                                                << ranks_of(kept);
+  }
+}
+
+// Ties at the boundary: ranks 50 and 51 tied -> both kept (51 survivors); ranks 51 and 52 tied (rank 50 alone)
+// -> both filtered; ranks 48..53 tied -> all kept (each has 47 larger values).
+TEST(CfgTopkSample, TiesAtRankKAreKeptAndTiesBeyondAreNot) {
+  struct Tie {
+    int first, last;
+    int last_kept;
+  };
+  for (const Tie t : {Tie{50, 51, 51}, Tie{51, 52, 50}, Tie{48, 53, 53}}) {
+    auto values = ranked_values();
+    for (int r = t.first; r <= t.last; ++r) values[code_at_rank(r)] = values[code_at_rank(t.first)];
+    const auto kept = kept_set(values, kTopK);
+    for (int r = 1; r <= kRankVocab; ++r)
+      EXPECT_EQ(kept[code_at_rank(r)], r <= t.last_kept)
+          << "tie " << t.first << ".." << t.last << ", rank " << r << "; kept ranks: " << ranks_of(kept);
+  }
 }
 
 TEST(CfgTopkSample, TopKOfAtLeastVKeepsEveryCode) {

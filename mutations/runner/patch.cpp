@@ -1,5 +1,7 @@
 #include "mutations/runner/patch.h"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -54,7 +56,17 @@ LineChange expected_line_change(const std::string& before, const std::string& af
   while (tail < old_lines.size() - head && tail < new_lines.size() - head &&
          old_lines[old_lines.size() - 1 - tail] == new_lines[new_lines.size() - 1 - tail])
     ++tail;
-  return {static_cast<int>(new_lines.size() - head - tail), static_cast<int>(old_lines.size() - head - tail)};
+  // Inside the changed window git keeps the longest common subsequence of lines (a swap of two lines is one
+  // line moved: 1 added, 1 deleted), so count the window's lines outside it.
+  const size_t n_old = old_lines.size() - head - tail, n_new = new_lines.size() - head - tail;
+  std::vector<size_t> prev(n_new + 1, 0), cur(n_new + 1, 0);
+  for (size_t i = 1; i <= n_old; ++i) {
+    for (size_t j = 1; j <= n_new; ++j)
+      cur[j] = old_lines[head + i - 1] == new_lines[head + j - 1] ? prev[j - 1] + 1 : std::max(prev[j], cur[j - 1]);
+    std::swap(prev, cur);
+  }
+  const size_t common = prev[n_new];
+  return {static_cast<int>(n_new - common), static_cast<int>(n_old - common)};
 }
 
 std::string read_file_bytes(const std::string& path) {

@@ -18,7 +18,8 @@ struct TextPosition {
 TextPosition position_of(const std::string& text, size_t offset);
 
 // The numbers `git diff --numstat` reports for one contiguous change from `before` to
-// `after`: the lines left on each side once the lines equal at both ends are dropped.
+// `after`: the lines equal at both ends are dropped, then the longest common subsequence
+// of the lines left (git keeps it: swapping two lines moves one, +1 -1).
 struct LineChange {
   int added = 0;
   int deleted = 0;

@@ -74,6 +74,7 @@ void DepthDeviceArm::forward(const Tensor* src, int pos, int n, const Tensor& ou
   const Tensor& kv_v = kv_v_;
   const int64_t H = cfg_.hidden, M = 2 * n;
   const float scale = 1.0f / std::sqrt(static_cast<float>(cfg_.head_dim()));
+  ++issued_forwards_;
   // h = x + pos_embedding[pos + t], one bf16 rounding; src[t] is [2,H] or a [1,H] row shared by both rows.
   // Each add is fused with layer 0's input norm, a = rms_norm(h).
   for (int t = 0; t < n; ++t)
@@ -106,6 +107,7 @@ void DepthDeviceArm::forward(const Tensor* src, int pos, int n, const Tensor& ou
 }
 
 void DepthDeviceArm::issue_frame_body(bool forced) {
+  const uint64_t issued_before = issued_forwards_;
   const int64_t V = cfg_.vocab;
   const int S = cfg_.steps();
   // Position 0: projection(last_hidden), one row each; position 1: projection(c0 embedding), shared.
@@ -136,6 +138,7 @@ void DepthDeviceArm::issue_frame_body(bool forced) {
     pos += n;
     n = 1;
   }
+  body_forwards_[forced ? 1 : 0] = issued_forwards_ - issued_before;
 }
 
 FrameResult DepthDeviceArm::run_frame(const FrameInputs& in, FrameTrace* trace) {
@@ -159,7 +162,7 @@ FrameResult DepthDeviceArm::run_frame(const FrameInputs& in, FrameTrace* trace) 
   // The frame body reads only the buffers filled above, so one graph per feed mode
   // replays every frame: a single launch instead of hundreds.
   graph_.run(forced ? 1 : 0, [&] { issue_frame_body(forced); });
-  ins_.device_forwards += uint64_t(S);
+  ins_.device_forwards += body_forwards_[forced ? 1 : 0];  // the body just issued, or the one the graph replays
 
   FrameResult r;
   r.codes.resize(sz(S));

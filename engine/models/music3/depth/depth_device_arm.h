@@ -8,8 +8,9 @@
 // reachability gate checks the list against the provider table's record. The whole frame stays on the device: projection, heads, CFG, top-k and
 // the draw included; the host uploads the frame's inputs once and reads back the
 // codes and hiddens once. Where the backend has graphs (CUDA), the frame body is
-// captured once per feed mode and replayed. Counters: device_forwards moves by the
-// forward calls each frame issues (steps()).
+// captured once per feed mode and replayed. Counters: device_forwards moves by one
+// per forward call the frame executes: forward() counts each call it issues, and a
+// replayed graph adds the count its capture recorded (body_forwards_).
 // Thread-safety: one thread at a time (it owns its queue's buffers and graphs).
 #pragma once
 #include <span>
@@ -49,6 +50,8 @@ class DepthDeviceArm final : public DepthArm {
   DepthInstruments& ins_;
   runtime::ResidentSet held_;
   runtime::FrameGraph graph_;  // one mode per feed: own codes, forced codes
+  uint64_t issued_forwards_ = 0;    // forward() calls issued so far (direct or into a capture)
+  uint64_t body_forwards_[2] = {};  // per feed mode: the calls the last issued frame body holds
   Tensor projection_, pos_embedding_, audio_embeddings_, norm_;
   std::vector<Tensor> heads_;
   std::vector<Layer> layers_;
