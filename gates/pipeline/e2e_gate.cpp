@@ -68,8 +68,10 @@ void acoustic_stage(const SongCheck& c, const std::string& folder) {
   const pipeline::PipelineTrace& t = c.trace;
   const auto encoder_weights = acoustic::load_condition_encoder(folder);
   const auto dit_weights = acoustic::load_dit(folder);
-  const auto encoder = acoustic::make_condition_encoder_arm(encoder_weights, cpu_queue(), runtime::ArmRequest::Auto);
-  const auto dit = acoustic::make_dit_arm(dit_weights, cpu_queue(), runtime::ArmRequest::Auto);
+  runtime::ArmInstruments encoder_instruments, dit_instruments;
+  const auto encoder = acoustic::make_condition_encoder_arm(encoder_weights, cpu_queue(), runtime::ArmRequest::Auto,
+                                                            encoder_instruments);
+  const auto dit = acoustic::make_dit_arm(dit_weights, cpu_queue(), runtime::ArmRequest::Auto, dit_instruments);
   std::vector<std::vector<bf16>> noise;
   for (const auto& w : t.windows) noise.push_back(w.noise);
   acoustic::AcousticOptions opts;
