@@ -22,12 +22,14 @@ inline constexpr UlpBounds kFrameHiddens = lm_bounds::kHidden;
 // mutations stay inside the arms' spread, as in loop_bounds.h: loop-guidance-shift-unrounded measured here gives
 // median 0, mean <= 1.88, p99.9 <= 320, max_conditioned <= 8, exact fraction >= 0.57 (the teacher-forced loop gate
 // catches it bit-exactly). The structural joins (teacher noise ignored, steps not threaded) move the median.
-inline constexpr UlpBounds kLatents{/*median*/ 0.5, /*mean*/ 4.0, /*p999*/ 600.0, /*max_conditioned*/ 20.0};
+inline constexpr UlpBounds kLatents{/*median*/ 0.5, /*mean*/ 4.0, /*p999*/ 600.0, /*max_conditioned*/ 20.0,
+                                      /*zero_max*/ 0.5};  // zero bucket: correct worst 0
 inline constexpr double kLatentsMinExactFraction = 0.45;
 
 // Audio from upstream's latents (vocoder host arm + stitching). Correct worst: median 0, mean 0.0101
 // (tiny_w1_seed5), p99.9 1, max_conditioned 4 (tiny_w1_seed3), bit-exact fraction 0.9906 (odd_w2_seed0).
-inline constexpr UlpBounds kAudio{/*median*/ 0.5, /*mean*/ 0.1, /*p999*/ 4.0, /*max_conditioned*/ 12.0};
+inline constexpr UlpBounds kAudio{/*median*/ 0.5, /*mean*/ 0.1, /*p999*/ 4.0, /*max_conditioned*/ 12.0,
+                                    /*zero_max*/ 0.5};  // zero bucket: correct worst 0
 inline constexpr double kAudioMinExactFraction = 0.95;
 
 // Audio of the whole run (the vocoder on the engine's latents, whose few differing values it spreads).
@@ -36,7 +38,8 @@ inline constexpr double kAudioMinExactFraction = 0.95;
 // differing latent moves ~41 % of the samples by a few ULP (loop-guidance-shift-unrounded: mean <= 0.46, exact
 // fraction 0.584-0.589 on every tiny song), so this band guards the structure (stream order, window order and
 // length, stitching), whose mutations move the median; the latents band above carries the finer checks.
-inline constexpr UlpBounds kWholeAudio{/*median*/ 0.5, /*mean*/ 2.0, /*p999*/ 12.0, /*max_conditioned*/ 24.0};
+inline constexpr UlpBounds kWholeAudio{/*median*/ 0.5, /*mean*/ 2.0, /*p999*/ 12.0, /*max_conditioned*/ 24.0,
+                                         /*zero_max*/ 0.5};  // zero bucket: correct worst 0
 inline constexpr double kWholeAudioMinExactFraction = 0.45;
 
 }  // namespace music3::gates::pipeline_bounds

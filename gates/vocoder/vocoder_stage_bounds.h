@@ -52,16 +52,17 @@ inline constexpr StageBound kTanh{{0.5, 0.0003, 0.5, 0.5}, 1.0};
 // the worst of the two conv1d providers, cuBLAS GEMM per tap (preferred) | cuDNN. The GPU battery's mutations
 // (cuda-snake-inverse-unrounded, cuda-col2im-additions-unrounded, the cuDNN ones) are gross: a subtle CUDA
 // rounding mutation of the conv stage is not catalogued yet, so the conv and residual bounds sit at twice to four
-// times the correct worst, with no measured tightest defect beside them.
+// times the correct worst, with no measured tightest defect beside them. zero_max (the zero bucket, added after the
+// H200 run) is not measured there: 8.
 // conv:          exact 0.676 | 0.99888, mean 0.383, p99.9 42, max_conditioned 1 (unit_stride/seed1/dec_in_proj)
-inline constexpr StageBound kCudaConv{{0.5, 1.0, 128.0, 4.0}, 0.6};
+inline constexpr StageBound kCudaConv{{0.5, 1.0, 128.0, 4.0, 8.0}, 0.6};
 // snake, tanh:   bit-exact on both paths
-inline constexpr StageBound kCudaSnake{{0.5, 0.01, 1.0, 1.0}, 0.995};
+inline constexpr StageBound kCudaSnake{{0.5, 0.01, 1.0, 1.0, 8.0}, 0.995};
 // conv_transpose (cuBLAS + col2im on both): exact 0.99961, mean 0.00039, p99.9 0, max_conditioned 2
-inline constexpr StageBound kCudaConvTranspose{{0.5, 0.05, 2.0, 4.0}, 0.99};
+inline constexpr StageBound kCudaConvTranspose{{0.5, 0.05, 2.0, 4.0, 8.0}, 0.99};
 // residual unit: exact 0.815 | 0.830, mean 0.919 | 0.581, p99.9 128 | 64, max_conditioned 16 | 8
-inline constexpr StageBound kCudaResidualUnit{{0.5, 2.5, 512.0, 32.0}, 0.75};
-inline constexpr StageBound kCudaTanh{{0.5, 0.01, 1.0, 1.0}, 0.995};
+inline constexpr StageBound kCudaResidualUnit{{0.5, 2.5, 512.0, 32.0, 8.0}, 0.75};
+inline constexpr StageBound kCudaTanh{{0.5, 0.01, 1.0, 1.0, 8.0}, 0.995};
 
 inline const StageBound& for_kind(vocoder::Stage::Kind k, bool cuda) {
   using K = vocoder::Stage::Kind;
