@@ -18,7 +18,7 @@ ComponentConfig::ComponentConfig(std::string path) : path_(std::move(path)) {
   if (in.bad()) throw std::runtime_error(path_ + ": cannot read config: " + std::strerror(errno));
   try {
     json_ = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse errors, and numbers out of range (406)
     throw std::runtime_error(path_ + ": config is not valid JSON: " + e.what());
   }
   if (!json_.is_object())

@@ -111,7 +111,7 @@ json parse_header(const std::string& path, const char* begin, const char* end) {
   json header;
   try {
     header = json::parse(begin, end);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse errors, and numbers out of range (406)
     fail(path, "header (file bytes 8.." + std::to_string(8 + (end - begin)) + ") is not valid JSON: " + e.what());
   }
   DuplicateKeyFinder finder;

@@ -19,7 +19,7 @@ nlohmann::json read_index(const std::string& path) {
   if (!f) fail(path, "cannot open the index");
   try {
     return nlohmann::json::parse(f);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse errors, and numbers out of range (406)
     fail(path, std::string("the index is not valid JSON: ") + e.what());
   }
 }
