@@ -41,6 +41,7 @@ const char* const kUsage =
     "SPEC: depth:ARM:DEVICE[:GEOMETRY] | peer:VARIANT:DEVICE[:GEOMETRY] | cmd:COMMAND | music3:PATH:ARM:DEVICE[:GEOMETRY]\n"
     "      | vocoder:ARM:DEVICE[:GEOMETRY[:LATENTS]] | vocoder-peer:upstream|folded:DEVICE[:GEOMETRY[:LATENTS]]\n"
     "      | lm:ARM:DEVICE[:full|small[:KV]] | lm-peer:upstream|static_graph:DEVICE[:full|tiny[:KV]]\n"
+    "      | dit:ARM:DEVICE[:full|mid|tiny[:LENGTH]] | dit-peer:eager_b1x2|eager_b2|compile_b2:DEVICE[:full|tiny[:LENGTH]]\n"
     "      ARM host|device|auto, DEVICE cpu|cuda, GEOMETRY full|mid|tiny (default full), VARIANT upstream|kv|graph\n"
     "options: --reps N (>= 9, default 15) --frames N (20) --warmup N (3) --seed S (0) --threads N (0: all cores)\n"
     "         --gates-json FILE[,FILE...] and/or --gates-cmd CMD (two-build mode: {src} and {build} are replaced)\n"

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/ab/arm.h"
+#include "bench/ab/dit_in_process_arm.h"
 #include "bench/ab/in_process_arm.h"
 #include "bench/ab/lm_in_process_arm.h"
 #include "bench/ab/music3_cli_arm.h"
@@ -28,8 +29,23 @@ std::vector<std::string> split(const std::string& s, char sep) {
   throw std::invalid_argument("arm '" + spec + "': " + why +
                               " (expected depth:ARM:DEVICE[:GEOMETRY], peer:VARIANT:DEVICE[:GEOMETRY], cmd:COMMAND, "
                               "music3:PATH:ARM:DEVICE[:GEOMETRY], vocoder:ARM:DEVICE[:GEOMETRY[:LATENTS]], "
-                              "vocoder-peer:VARIANT:DEVICE[:GEOMETRY[:LATENTS]], lm:ARM:DEVICE[:GEOMETRY[:KV]] or "
-                              "lm-peer:VARIANT:DEVICE[:GEOMETRY[:KV]])");
+                              "vocoder-peer:VARIANT:DEVICE[:GEOMETRY[:LATENTS]], lm:ARM:DEVICE[:GEOMETRY[:KV]], "
+                              "lm-peer:VARIANT:DEVICE[:GEOMETRY[:KV]], dit:ARM:DEVICE[:GEOMETRY[:LENGTH]] or "
+                              "dit-peer:VARIANT:DEVICE[:GEOMETRY[:LENGTH]])");
+}
+
+// A numeric field of a spec (KV, LATENTS, LENGTH): the whole text must be an integer within int's range.
+int64_t integer_field(const std::string& spec, const std::string& name, const std::string& text) {
+  size_t used = 0;
+  int64_t v = 0;
+  try {
+    v = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || v < INT_MIN || v > INT_MAX)
+    bad(spec, name + " '" + text + "' is not an integer");
+  return v;
 }
 
 }  // namespace
@@ -65,14 +81,7 @@ std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx) {
   if (kind == "lm" || kind == "lm-peer") {
     if (f.size() < 2 || f.size() > 4) bad(spec, kind + " takes ARM:DEVICE[:GEOMETRY[:KV]]");
     const std::string geometry = f.size() >= 3 ? f[2] : "full";
-    int kv = 300;
-    if (f.size() == 4) {
-      try {
-        kv = std::stoi(f[3]);
-      } catch (const std::exception&) {
-        bad(spec, "KV '" + f[3] + "' is not an integer");
-      }
-    }
+    const int kv = f.size() == 4 ? int(integer_field(spec, "KV", f[3])) : 300;
     if (kind == "lm") return std::make_unique<InProcessLmArm>(spec, f[0], f[1], geometry, kv, ctx);
     const std::string script = ctx.source_dir + "/bench/lm/torch_lm_peer.py";
     const std::string command = tools::shell_quote(ctx.python) + " " + tools::shell_quote(script) +
@@ -81,17 +90,22 @@ std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx) {
                                 std::to_string(kv) + " --seed " + std::to_string(ctx.seed);
     return std::make_unique<PeerArm>(spec, command, script, ctx.peer_timeout_s);
   }
+  if (kind == "dit" || kind == "dit-peer") {
+    if (f.size() < 2 || f.size() > 4) bad(spec, kind + " takes ARM:DEVICE[:GEOMETRY[:LENGTH]]");
+    const std::string geometry = f.size() >= 3 ? f[2] : "full";
+    const int64_t length = f.size() == 4 ? integer_field(spec, "LENGTH", f[3]) : 689;
+    if (kind == "dit") return std::make_unique<InProcessDitArm>(spec, f[0], f[1], geometry, length, ctx);
+    const std::string script = ctx.source_dir + "/bench/acoustic/torch_dit_peer.py";
+    const std::string command = tools::shell_quote(ctx.python) + " " + tools::shell_quote(script) +
+                                " --serve --variants " + tools::shell_quote(f[0]) + " --device " +
+                                tools::shell_quote(f[1]) + " --geometry " + tools::shell_quote(geometry) +
+                                " --length " + std::to_string(length) + " --seed " + std::to_string(ctx.seed);
+    return std::make_unique<PeerArm>(spec, command, script, ctx.peer_timeout_s);
+  }
   if (kind == "vocoder" || kind == "vocoder-peer") {
     if (f.size() < 2 || f.size() > 4) bad(spec, kind + " takes ARM:DEVICE[:GEOMETRY[:LATENTS]]");
     const std::string geometry = f.size() >= 3 ? f[2] : "full";
-    int64_t latents = 689;
-    if (f.size() == 4) {
-      try {
-        latents = std::stoll(f[3]);
-      } catch (const std::exception&) {
-        bad(spec, "LATENTS '" + f[3] + "' is not an integer");
-      }
-    }
+    const int64_t latents = f.size() == 4 ? integer_field(spec, "LATENTS", f[3]) : 689;
     if (kind == "vocoder") return std::make_unique<InProcessVocoderArm>(spec, f[0], f[1], geometry, latents, ctx);
     const std::string script = ctx.source_dir + "/bench/vocoder/torch_vocoder_peer.py";
     const std::string command = tools::shell_quote(ctx.python) + " " + tools::shell_quote(script) + " --serve --variant " +

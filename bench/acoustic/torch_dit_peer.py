@@ -14,8 +14,12 @@ the achieved TFLOP/s and a bf16 GEMM ceiling measured in the same process at the
 projection, M = 2 (L + 1) rows, N = 2 ff_inner, K = inner).
 
   torch_dit_peer.py [--geometry full|tiny] [--device cuda|cpu] [--length 689] [--steps 30] [--warmup 5]
-                    [--variants eager_b1x2,eager_b2,compile_b2] [--seed 0]
-Prints one JSON object. Exit 0; 2 on a missing dependency. A variant that fails (e.g. torch.compile without a
+                    [--variants eager_b1x2,eager_b2,compile_b2] [--seed 0] [--serve]
+Prints one JSON object.
+  --serve (one variant): the A/B runner's line protocol (bench/ab/peer_process.h): one {"ready": true, ...} line
+  (after the variant is built, and compiled and warmed for compile_b2), then for each {"warmup": W, "frames": N}
+  line one {"ms": [...]} line: W untimed and N timed guided steps.
+Exit 0; 2 on a missing dependency or bad arguments. A variant that fails (e.g. torch.compile without a
 working compiler) is reported with its error, never silently skipped.
 """
 import argparse
@@ -69,6 +73,38 @@ def build(geometry, device, seed):
     return model.eval()
 
 
+def step_function(name, model, x, t, cond, x2, t2, cond2):
+    """One guided step of variant `name` (both branches), as a no-argument callable."""
+    if name == "eager_b1x2":
+        zeros = torch.zeros_like(cond)
+        return lambda: (model(x, t, cond, return_dict=False), model(x, t, zeros, return_dict=False))
+    if name == "eager_b2":
+        return lambda: model(x2, t2, cond2, return_dict=False)
+    if name == "compile_b2":
+        compiled = torch.compile(model)
+        return lambda: compiled(x2, t2, cond2, return_dict=False)
+    raise ValueError(f"unknown variant {name!r}")
+
+
+def serve(a, step, report):
+    """The A/B runner's line protocol: ready line, then one {"ms": [...]} line per request."""
+    with torch.no_grad():
+        time_steps(step, 1, a.warmup, a.device)  # builds and warms (compile_b2 compiles here)
+        print(json.dumps({"ready": True, "variant": a.variants, **{k: report[k] for k in
+                                                                  ("geometry", "device", "length", "torch", "diffusers")},
+                          "step_flops": report["step_flops"]}), flush=True)
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                request = json.loads(line)
+                ms = time_steps(step, int(request["frames"]), int(request["warmup"]), a.device)
+                print(json.dumps({"ms": ms}), flush=True)
+            except Exception as error:  # the runner names the peer and the error
+                print(json.dumps({"error": f"{type(error).__name__}: {error}"}), flush=True)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--geometry", choices=sorted(GEOMETRIES), default="full")
@@ -78,6 +114,7 @@ def main():
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--variants", default="eager_b1x2,eager_b2,compile_b2")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--serve", action="store_true")
     a = ap.parse_args()
     g = GEOMETRIES[a.geometry]
     model = build(a.geometry, a.device, a.seed)
@@ -92,24 +129,17 @@ def main():
               "torch": torch.__version__, "diffusers": diffusers.__version__, "step_flops": flops, "variants": {}}
     if dev == "cuda":
         report["gpu"] = torch.cuda.get_device_name()
-        report["gemm_ceiling"] = gemm_ceiling(g, L, dev)
+        if not a.serve:
+            report["gemm_ceiling"] = gemm_ceiling(g, L, dev)
+    if a.serve:
+        if "," in a.variants:
+            print(json.dumps({"error": "torch_dit_peer: --serve takes one variant"}), flush=True)
+            return 2
+        return serve(a, step_function(a.variants, model, x, t, cond, x2, t2, cond2), report)
     for name in [v for v in a.variants.split(",") if v]:
         try:
+            step = step_function(name, model, x, t, cond, x2, t2, cond2)
             with torch.no_grad():
-                if name == "eager_b1x2":
-                    def step():
-                        model(x, t, cond, return_dict=False)
-                        model(x, t, torch.zeros_like(cond), return_dict=False)
-                elif name == "eager_b2":
-                    def step():
-                        model(x2, t2, cond2, return_dict=False)
-                elif name == "compile_b2":
-                    compiled = torch.compile(model)
-
-                    def step():
-                        compiled(x2, t2, cond2, return_dict=False)
-                else:
-                    raise ValueError(f"unknown variant {name!r}")
                 ms = time_steps(step, a.steps, a.warmup, dev)
             med = statistics.median(ms)
             report["variants"][name] = {"ms": ms, "median_ms": med, "tflops": flops / (med * 1e-3) / 1e12}
