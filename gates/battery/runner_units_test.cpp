@@ -1,7 +1,7 @@
 // battery_runner_units_test: the runner's parts that need no build: the patch and
 // its restore (bytes and mtime), the line counts git must report, positions, gtest
 // JSON reading, outcome classification and expectations, the --in-diff choice, and child processes
-// (exit status, signals, timeouts), and the report directory's rotation.
+// (exit status, signals, timeouts), the report directory's rotation, and the log cap.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -16,6 +16,7 @@
 
 #include "mutations/runner/gate_run.h"
 #include "mutations/runner/in_diff.h"
+#include "mutations/runner/log_cap.h"
 #include "mutations/runner/outcome.h"
 #include "mutations/runner/patch.h"
 #include "tools/process.h"
@@ -41,6 +42,32 @@ int64_t mtime_ns(const std::string& p) {
   struct stat st {};
   stat(p.c_str(), &st);
   return int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+using LogCapTest = TempDir;
+
+TEST_F(LogCapTest, ASmallLogIsLeftByteForByte) {
+  const std::string f = dir_ + "/small.log", text = "line one\nno newline at the end";
+  write_file_bytes(f, text);
+  cap_log(f, 1024);
+  EXPECT_EQ(read_file_bytes(f), text);
+}
+
+TEST_F(LogCapTest, ABigLogKeepsHeadTailAndEveryFailureWithItsLines) {
+  const std::string f = dir_ + "/big.log";
+  std::string text;
+  for (int i = 0; i < 5000; ++i) {
+    text += "[stats] filler line " + std::to_string(i) + "\n";
+    if (i == 2500) text += "gates/x.cpp:12: Failure\nExpected: (a) <= (b), actual: 5 vs 4\nctx 1\nctx 2\n";
+  }
+  write_file_bytes(f, text);
+  cap_log(f, 16 * 1024);
+  const std::string out = read_file_bytes(f);
+  EXPECT_LT(out.size(), text.size() / 4);
+  for (const char* kept : {"filler line 0\n", "filler line 119\n", "Failure\n", "actual: 5 vs 4", "ctx 2\n",
+                           "filler line 4999\n", "lines cut by the battery's log cap (16 KiB)"})
+    EXPECT_NE(out.find(kept), std::string::npos) << kept;
+  EXPECT_EQ(out.find("filler line 1000\n"), std::string::npos);
 }
 
 using PatchTest = TempDir;

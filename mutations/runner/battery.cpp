@@ -8,6 +8,7 @@
 
 #include "mutations/runner/build.h"
 #include "mutations/runner/gate_run.h"
+#include "mutations/runner/log_cap.h"
 #include "mutations/runner/in_diff.h"
 #include "mutations/runner/outcome.h"
 #include "mutations/runner/patch.h"
@@ -166,6 +167,7 @@ void Battery::baseline() {
                            {"binary_sha256", record_.baseline_hashes},
                            {"clean_rebuild_sha256", record_.clean_rebuild_hashes},
                            {"gates", gates}});
+  cap_log(log);
 }
 
 void Battery::check_diff(MutationResult& r, const Patch& patch) {
@@ -246,6 +248,7 @@ void Battery::test_mutation(MutationResult& r) {
   judge_expectation(r);
   note(log, std::string("outcome: ") + outcome_name(r.outcome) + (r.as_expected ? " (as expected)" : " (UNEXPECTED)") +
                 (r.detail.empty() ? "" : ": " + r.detail));
+  cap_log(log);
 }
 
 VerifyResult Battery::verify(size_t after) {
@@ -279,6 +282,7 @@ VerifyResult Battery::verify(size_t after) {
     add(e.what());
   }
   v.seconds = since(t0);
+  cap_log(log);
   return v;
 }
 

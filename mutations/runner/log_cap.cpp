@@ -1,0 +1,55 @@
+#include "mutations/runner/log_cap.h"
+
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+namespace music3::battery {
+namespace {
+
+constexpr size_t kHeadLines = 120, kTailLines = 200, kLinesAfterFailure = 8;
+
+bool is_evidence(const std::string& line) {
+  for (const char* mark : {"Failure", "FAILED", "error", "Error", "### ", "$ (cd ", "Expected", "Which is",
+                           "Value of", "Actual", "[  PASSED", "Segmentation", "Aborted", "terminate", "Sanitizer"})
+    if (line.find(mark) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+void cap_log(const std::string& path, size_t max_bytes) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec || size <= max_bytes) return;
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(path);
+    for (std::string l; std::getline(in, l);) lines.push_back(std::move(l));
+  }
+  std::vector<bool> keep(lines.size(), false);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i < kHeadLines || i + kTailLines >= lines.size()) keep[i] = true;
+    if (!is_evidence(lines[i])) continue;
+    keep[i] = true;
+    if (lines[i].find("Failure") != std::string::npos)
+      for (size_t j = i + 1; j < lines.size() && j <= i + kLinesAfterFailure; ++j) keep[j] = true;
+  }
+  const std::string tmp = path + ".cap";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    size_t cut = 0;
+    for (size_t i = 0; i <= lines.size(); ++i) {
+      if (i < lines.size() && !keep[i]) {
+        ++cut;
+        continue;
+      }
+      if (cut) out << "[... " << cut << " lines cut by the battery's log cap (" << max_bytes / 1024 << " KiB) ...]\n";
+      cut = 0;
+      if (i < lines.size()) out << lines[i] << '\n';
+    }
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+}  // namespace music3::battery
