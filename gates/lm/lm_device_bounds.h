@@ -45,7 +45,7 @@ inline constexpr UlpBounds kCudaHidden{
 inline constexpr UlpBounds kCudaLogits{
     /*median*/ 1.5,           // correct worst 1 (gqa128, either row)  | tightest 20 (gqa-prefill-self-excluded)
     /*mean*/ 15.0,            // correct worst 6.30 (gqa128/seed5 cond) | tightest 75.7 (gqa-combine-unscaled)
-    /*p999*/ 1500.0,          // correct worst 635 (gqa128/seed5 cond)  | tightest 5821 (gqa-combine-unscaled)
+    /*p999*/ 1000.0,          // correct worst 635 (gqa128/seed5 cond)  | tightest 5821 (gqa-combine-unscaled)
     /*max_conditioned*/ 64.0, // correct worst 31 (eos/seed3 cond)      | tightest 658 (gqa-combine-unscaled)
     /*zero_max*/ 0.5,         // correct worst 0 (no zero logit)        | tightest none reaches it
 };
