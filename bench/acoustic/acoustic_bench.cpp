@@ -6,16 +6,21 @@
 //  - acoustic_window/device/cuda/full/200: one whole window through run_acoustic (the encode, 30 steps, guidance,
 //    Euler updates on the host), the issue's <= 0.4 s target;
 //  - condition_encoder/device/cuda/full/200: one encode on the device arm;
+//  - dit_attention/cuda/full/689: ops::self_attention alone at the DiT's shape (2 (L + 1) rows, 32 heads of 64,
+//    batch 2) with the rotary tables (RoPE fused into the Q/K load, as the arm calls it), device time per call;
 //  - on the CPU: the host arms at the tiny geometry (the reference point) and the device arm on the CPU providers
 //    (the smoke run of the device path).
 // Counters: ms per call; for the DiT the FLOPs of a guided step (2 x the MACs of every GEMM, conv and attention
 // product, both branches), tflops, and of_gemm_ceiling: the achieved TFLOP/s over a bf16 GEMM ceiling measured in
 // this process through ops::matmul_bt at the DiT's largest GEMM (the FF input projection, M = 2 (L + 1), N = 2
-// ff_inner, K = inner; context gemm_ceiling_tflops).
+// ff_inner, K = inner; context gemm_ceiling_tflops). The context also holds ops::matmul_bt's TFLOP/s at each of
+// the block's other GEMM shapes (gemm_tflops_qkv, _wo, _ff_out; no bias) and dit_gemm_floor_ms: the step's block
+// GEMMs (layers x the four) at those rates, the part of ms_per_step that only a faster GEMM can remove.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,7 +33,9 @@
 #include "engine/models/music3/acoustic/acoustic_synthetic.h"
 #include "engine/models/music3/acoustic/condition_encoder_host_arm.h"
 #include "engine/models/music3/acoustic/dit_host_arm.h"
+#include "engine/models/music3/acoustic/dit_host_math.h"
 #include "engine/ops/ops.h"
+#include "engine/ops/transformer_ops.h"
 
 namespace music3::bench {
 namespace {
@@ -62,6 +69,54 @@ double gemm_ceiling_tflops(const Queue& q, int64_t M, int64_t N, int64_t K) {
   }
   std::sort(t.begin(), t.end());
   return 2.0 * double(M) * double(N) * double(K) / t[2] / 1e12;
+}
+
+// The block GEMMs of the DiT at M rows: the merged q|k|v, to_out, ff_in, ff_out as (N, K).
+struct GemmShape {
+  const char* name;
+  int64_t n, k;
+};
+std::vector<GemmShape> block_gemms(const acoustic::DitConfig& c) {
+  const int64_t D = c.inner(), F = c.ff_inner;
+  return {{"qkv", 3 * D, D}, {"wo", D, D}, {"ff_in", 2 * F, D}, {"ff_out", D, F}};
+}
+
+// ops::self_attention with the rotary tables at the DiT's shape: device time per call (median of 5 batches of 20,
+// host clock around each batch and its synchronize); counters us_per_call and tflops (q.k and p.v, both branches).
+void register_attention(const Queue& q, const std::string& geometry) {
+  const std::string name = "dit_attention/cuda/" + geometry + "/" + std::to_string(kLatents);
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+    guarded(state, [&] {
+      const acoustic::DitConfig c = acoustic::dit_geometry(geometry);
+      const int64_t S = kLatents + 1, rows = 2 * S, D = c.inner();
+      DeviceArray qkv(q, DType::BF16, {rows, 3 * D}), out(q, DType::BF16, {rows, D});
+      DeviceArray cos(q, DType::BF16, {S, c.rotary_dim}), sin(q, DType::BF16, {S, c.rotary_dim});
+      qkv.upload(acoustic::synthetic_normal(size_t(rows * 3 * D), 13));
+      std::vector<bf16> ch, sh;
+      acoustic::host::rope_tables(S, c.rotary_dim, acoustic::DitConfig::kRotaryTheta, ch, sh);
+      cos.upload(ch);
+      sin.upload(sh);
+      const float scale = static_cast<float>(1.0 / std::sqrt(double(c.head_dim)));
+      auto call = [&] { ops::self_attention(q, qkv, c.heads, 2, scale, out, cos, sin); };
+      call();
+      q.synchronize();
+      double total = 0;
+      int64_t calls = 0;
+      for (auto _ : state) {
+        const auto t0 = Clock::now();
+        for (int i = 0; i < 20; ++i) call();
+        q.synchronize();
+        const double s = seconds_since(t0) / 20;
+        state.SetIterationTime(s);
+        total += s;
+        ++calls;
+      }
+      const double per_call = total / double(calls), flops = 2.0 * 2.0 * 2.0 * double(S) * double(S) * double(D);
+      state.counters["us_per_call"] = per_call * 1e6;
+      state.counters["tflops"] = flops / per_call / 1e12;
+      state.SetLabel(geometry + ", " + std::to_string(S) + " tokens x 2 branches, rotary fused");
+    });
+  })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
 struct DitFixture {
@@ -157,8 +212,17 @@ int main(int argc, char** argv) {
   return run_bench_main(argc, argv, "bench-acoustic", [](const Ceilings& c) {
     if (c.has_cuda) {
       const acoustic::DitConfig full = acoustic::dit_geometry("full");
-      const double ceiling = gemm_ceiling_tflops(c.gpu, 2 * (kLatents + 1), 2 * full.ff_inner, full.inner());
+      const int64_t M = 2 * (kLatents + 1);
+      double ceiling = 0, floor_s = 0;
+      for (const GemmShape& g : block_gemms(full)) {
+        const double tflops = gemm_ceiling_tflops(c.gpu, M, g.n, g.k);
+        if (std::string(g.name) == "ff_in") ceiling = tflops;  // the largest GEMM: the ceiling
+        else benchmark::AddCustomContext(std::string("gemm_tflops_") + g.name, fixed(tflops, 1));
+        floor_s += full.layers * 2.0 * double(M) * double(g.n) * double(g.k) / (tflops * 1e12);
+      }
       benchmark::AddCustomContext("gemm_ceiling_tflops", fixed(ceiling, 1));
+      benchmark::AddCustomContext("dit_gemm_floor_ms", fixed(floor_s * 1e3, 2));
+      register_attention(c.gpu, "full");
       register_dit(c.gpu, "cuda", runtime::ArmRequest::Device, "full", ceiling);
       register_encoder(c.gpu, "cuda", runtime::ArmRequest::Device, "full");
       register_window(c.gpu, "cuda", "full");

@@ -28,6 +28,22 @@ void check_norm(const char* op, const Tensor& x, const Tensor& w, const Tensor& 
   if (!(eps >= 0.0f) || !std::isfinite(eps)) fail_scalar(op, "eps", "must be finite and >= 0, got " + std::to_string(eps));
 }
 
+// The rotary tables of self_attention: bf16 [P, R], R even and <= D, P >= the tokens S.
+void check_rotary(const char* op, const Tensor& qkv, int heads, int batch, const Tensor& cos, const Tensor& sin,
+                  const Queue& q) {
+  check_tensor(op, "cos", cos, DType::BF16, 2, q);
+  check_tensor(op, "sin", sin, DType::BF16, 2, q);
+  check_dim(op, "sin", sin, 0, cos.shape[0], "P of 'cos'");
+  check_dim(op, "sin", sin, 1, cos.shape[1], "R of 'cos'");
+  const int64_t dim = qkv.shape[1] / 3 / heads, tokens = qkv.shape[0] / batch;
+  if (cos.shape[1] % 2 != 0 || cos.shape[1] > dim)
+    fail_scalar(op, "cos", "must have an even rotary width R <= the head width " + std::to_string(dim) + ", got " +
+                               cos.describe());
+  if (cos.shape[0] < tokens)
+    fail_scalar(op, "cos", "must hold a row for each of the " + std::to_string(tokens) + " token positions, got " +
+                               cos.describe());
+}
+
 }  // namespace
 
 void layer_norm(const Queue& q, const Tensor& x, const Tensor& w, const Tensor& b, float eps, const Tensor& out) {
@@ -54,7 +70,8 @@ void add_layer_norm(const Queue& q, const Tensor& x, const Tensor& r, const Tens
   run(OpId::LayerNorm, q, &a);
 }
 
-void self_attention(const Queue& q, const Tensor& qkv, int heads, int batch, float scale, const Tensor& out) {
+void self_attention(const Queue& q, const Tensor& qkv, int heads, int batch, float scale, const Tensor& out,
+                    const Tensor& cos, const Tensor& sin) {
   const char* op = "self_attention";
   check_tensor(op, "qkv", qkv, DType::BF16, 2, q);
   check_tensor(op, "out", out, DType::BF16, 2, q);
@@ -68,7 +85,12 @@ void self_attention(const Queue& q, const Tensor& qkv, int heads, int batch, flo
   check_dim(op, "out", out, 1, qkv.shape[1] / 3, "heads * D");
   check_disjoint(op, "out", out, "qkv", qkv);
   if (!std::isfinite(scale)) fail_scalar(op, "scale", "must be finite, got " + std::to_string(scale));
-  SelfAttentionArgs a{qkv, out, heads, batch, scale};
+  if (cos.data || sin.data) {
+    check_rotary(op, qkv, heads, batch, cos, sin, q);
+    check_disjoint(op, "out", out, "cos", cos);
+    check_disjoint(op, "out", out, "sin", sin);
+  }
+  SelfAttentionArgs a{qkv, out, heads, batch, scale, cos, sin};
   run(OpId::SelfAttention, q, &a);
 }
 

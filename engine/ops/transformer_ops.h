@@ -13,7 +13,10 @@
 //                  attends every key of batch b (non-causal): f32 scores scale * q.k, softmax with a running max
 //                  (keys in tiles, each tile rescaling the f32 accumulator by exp(old max - new max)), the
 //                  unnormalised P = exp(s - max) rounded to bf16 before P.V, the row sum over the unrounded P, out
-//                  [S*B, H D] = bf16(acc / sum)
+//                  [S*B, H D] = bf16(acc / sum); with rotary tables cos/sin bf16 [P, R] (R even, R <= D, P >= S)
+//                  every q and k head is first rotated by rope's formula (lm_ops.h: the first R dims, the half split
+//                  within them) at the position of its token (0 .. S - 1), exactly as rope would round it, without
+//                  writing qkv (the fused form of rope over the 2 H q|k heads at pos 0, then self_attention)
 //  place_rows      out[row0 + i * row_step, col0 + j] = src[i, j]; every other element of out untouched
 // Thread-safety: as ops.h.
 #pragma once
@@ -32,6 +35,7 @@ struct SelfAttentionArgs {
   Tensor qkv, out;
   int heads, batch;
   float scale;
+  Tensor cos, sin;  // the rotary tables; data == nullptr for none
 };
 struct PlaceRowsArgs {
   Tensor src, out;
@@ -41,7 +45,8 @@ struct PlaceRowsArgs {
 void layer_norm(const Queue& q, const Tensor& x, const Tensor& w, const Tensor& b, float eps, const Tensor& out);
 void add_layer_norm(const Queue& q, const Tensor& x, const Tensor& r, const Tensor& w, const Tensor& b, float eps,
                     const Tensor& h_out, const Tensor& a_out);
-void self_attention(const Queue& q, const Tensor& qkv, int heads, int batch, float scale, const Tensor& out);
+void self_attention(const Queue& q, const Tensor& qkv, int heads, int batch, float scale, const Tensor& out,
+                    const Tensor& cos = {}, const Tensor& sin = {});
 void place_rows(const Queue& q, const Tensor& src, const Tensor& out, int64_t row0, int64_t row_step, int64_t col0);
 
 }  // namespace music3::ops

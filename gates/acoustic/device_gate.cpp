@@ -7,8 +7,8 @@
 //    Device request calls the device arms, 2 DiT evaluations per step and one encode per window, and the ops that
 //    ran on the gate's device are exactly those the two arms declare (ops(), what the selector checks providers
 //    for), each run;
-//  - residency: every forward buffer bf16, the rope position (i32, DiT) and the conv accumulator (f32, encoder)
-//    aux; each arm staged once, every tensor but time_proj;
+//  - residency: every forward buffer bf16, no aux buffer on the DiT, the conv accumulator (f32, encoder) aux;
+//    each arm staged once, every tensor but time_proj;
 //  - selection: a Device request stages, Auto and Host on a CPU queue keep the host arm, and every other device
 //    type (Tenstorrent included) is refused by name, never served by the host arm;
 //  - repeatability: two runs of the loop on the device arms give identical latents (CPU: on 1 and 2 threads).
@@ -139,7 +139,7 @@ TEST(AcousticDevice, TheLoopCallsTheDeviceArmsAndTheDeclaredOpsRan) {
 TEST(AcousticDevice, ResidentDtypesAndStagingOnce) {
   const LoopRun r = run_loop(kLoopCase, gate_queue());
   EXPECT_EQ(r.dit_ins.resident_dtypes, dtype_bit(DType::BF16));
-  EXPECT_EQ(r.dit_ins.aux_dtypes, dtype_bit(DType::I32));
+  EXPECT_EQ(r.dit_ins.aux_dtypes, 0u);  // rope is fused into self_attention: no position buffer
   EXPECT_EQ(r.enc_ins.resident_dtypes, dtype_bit(DType::BF16));
   EXPECT_EQ(r.enc_ins.aux_dtypes, dtype_bit(DType::F32));
   EXPECT_EQ(r.dit_ins.staging_count, 1u);

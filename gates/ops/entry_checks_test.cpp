@@ -181,6 +181,23 @@ TEST(EntryChecks, ExpDraws) {
   expect_refused([&] { exp_draws(kCpu, 1, 2, 3, m.make(DType::F32, {2, 32})); }, "exp_draws", "out");
 }
 
+TEST(EntryChecks, SelfAttentionRotaryTables) {
+  Arena m;
+  const Tensor qkv = m.make(DType::BF16, {4, 96}), out = m.make(DType::BF16, {4, 32});  // S 2, B 2, H 2, D 16
+  const Tensor cos = m.make(DType::BF16, {2, 8}), sin = m.make(DType::BF16, {2, 8});
+  EXPECT_NO_THROW(self_attention(kCpu, qkv, 2, 2, 0.25f, out, cos, sin));
+  auto call = [&](const Tensor& c, const Tensor& s, const Tensor& o) { self_attention(kCpu, qkv, 2, 2, 0.25f, o, c, s); };
+  expect_refused([&] { call(m.make(DType::BF16, {2, 7}), m.make(DType::BF16, {2, 7}), out); }, "self_attention", "cos");
+  expect_refused([&] { call(m.make(DType::BF16, {2, 18}), m.make(DType::BF16, {2, 18}), out); }, "self_attention", "cos");
+  expect_refused([&] { call(m.make(DType::BF16, {1, 8}), m.make(DType::BF16, {1, 8}), out); }, "self_attention", "cos");
+  expect_refused([&] { call(m.make(DType::F32, {2, 8}), sin, out); }, "self_attention", "cos");
+  expect_refused([&] { call(cos, m.make(DType::BF16, {2, 6}), out); }, "self_attention", "sin");
+  expect_refused([&] { call(cos, Tensor{}, out); }, "self_attention", "sin");
+  Tensor over_cos = cos;
+  over_cos.shape = Shape{4, 32};
+  expect_refused([&] { call(cos, sin, over_cos); }, "self_attention", "out");
+}
+
 // Every entry point, well formed, on a queue of a device type with no provider.
 TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
   const DeviceType dev = DeviceType::ROCm;

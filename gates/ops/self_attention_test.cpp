@@ -2,12 +2,14 @@
 // the row's batch, no rounding inside), over the DiT's shape (head 64, 690 tokens, batch 2: tiles with a ragged
 // end) and odd ones (head widths 12 and 8, padded on CUDA; one token; batch 1); the contract rounds P to bf16
 // before P.V, so the gate is a ULP band, not bits. Thread-count invariance (CPU) and agreement with the CPU
-// provider (CUDA).
+// provider (CUDA). The rotary form (cos/sin tables) gives exactly the bits of rope (pos 0, the 2 H q|k heads)
+// followed by self_attention on the same provider, partial and full rotary, 16-byte and scalar load paths.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "engine/core/device_array.h"
+#include "engine/ops/lm_ops.h"
 #include "engine/ops/transformer_ops.h"
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
@@ -98,6 +100,35 @@ TEST(SelfAttention, BatchesDoNotMix) {
       ASSERT_EQ(got[(2 * t) * out_row + i].bits, ga[t * out_row + i].bits) << t;
       ASSERT_EQ(got[(2 * t + 1) * out_row + i].bits, gb[t * out_row + i].bits) << t;
     }
+}
+
+TEST(SelfAttention, RotaryFormIsRopeThenAttention) {
+  struct Rotary {
+    Case c;
+    int64_t rot, positions;
+  };
+  uint64_t seed = 41;
+  for (const Rotary r : {Rotary{{690, 2, 2, 64}, 32, 691}, Rotary{{70, 1, 3, 12}, 12, 70}, Rotary{{129, 2, 1, 32}, 16, 140}}) {
+    const Case& c = r.c;
+    const Queue& q = provider_queue(0);
+    const int64_t W = int64_t(c.heads) * c.dim, rows = c.tokens * c.batch;
+    const auto qkv = inputs(c, seed++);
+    DeviceArray ib(q, DType::BF16, {rows, 3 * W}), fused(q, DType::BF16, {rows, W}), split(q, DType::BF16, {rows, W});
+    DeviceArray cb(q, DType::BF16, {r.positions, r.rot}), sb(q, DType::BF16, {r.positions, r.rot}), pb(q, DType::I32, {1});
+    cb.upload(normal_bf16(size_t(r.positions * r.rot), seed++, 0.7));
+    sb.upload(normal_bf16(size_t(r.positions * r.rot), seed++, 0.7));
+    pb.upload(std::vector<int32_t>{0});
+    ib.upload(qkv);
+    fused.poison();
+    split.poison();
+    ops::self_attention(q, ib, c.heads, int(c.batch), scale_of(c), fused, cb, sb);
+    EXPECT_EQ(bits(ib.download<bf16>()), bits(qkv)) << "the rotary form leaves qkv as it was";
+    ops::rope(q, ib, cb, sb, pb, 2 * c.heads, int(c.batch), c.dim);
+    ops::self_attention(q, ib, c.heads, int(c.batch), scale_of(c), split);
+    EXPECT_EQ(bits(fused.download<bf16>()), bits(split.download<bf16>()))
+        << provider_name() << " S=" << c.tokens << " D=" << c.dim << " R=" << r.rot;
+    EXPECT_NE(bits(fused.download<bf16>()), bits(run(q, qkv, c))) << "the tables are used";
+  }
 }
 
 TEST(SelfAttention, BitsDoNotDependOnThreadsOrMatchTheCpuProvider) {

@@ -28,6 +28,7 @@
 
 #include "engine/core/bf16.h"
 #include "engine/core/cuda/cuda_backend.h"
+#include "engine/ops/cuda/async_copy.cuh"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/pdl.cuh"
 
@@ -48,18 +49,6 @@ __device__ __forceinline__ void unpack_bf16x8(const uint4& v, float (&f)[8]) {
     f[2 * i] = __uint_as_float(w[i] << 16);
     f[2 * i + 1] = __uint_as_float(w[i] & 0xFFFF0000u);
   }
-}
-
-// Asynchronous 16-byte global -> shared copies (cp.async, L1 bypassed, 256-byte L2 fetches),
-// in commit groups; wait_groups<N>() returns once at most N of this thread's groups are
-// pending, and the completed copies are then visible to this thread.
-__device__ __forceinline__ void copy_async16(uint32_t shared_addr, const void* global) {
-  asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;" ::"r"(shared_addr), "l"(global) : "memory");
-}
-__device__ __forceinline__ void commit_group() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-template <int N>
-__device__ __forceinline__ void wait_groups() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 }
 
 struct PlainRows {

@@ -1,14 +1,13 @@
 // rope on CUDA: one block per (row, head), heads head_dim apart; each thread owns pairs (i, i + D/2) of the
 // first D dims of the head (D = head_dim, or fewer: partial rotary), reads
-// both before writing both, so the in-place rotation is race-free:
-//   out[i]       = bf16( bf16(x[i] * cos[p, i])             + bf16(-x[i + D/2] * sin[p, i]) )
-//   out[i + D/2] = bf16( bf16(x[i + D/2] * cos[p, i + D/2]) + bf16(x[i] * sin[p, i + D/2]) )
-// with round-to-nearest multiplies and adds (no contraction): the CPU provider's bits.
+// both before writing both, so the in-place rotation is race-free (rope_pair.cuh: the arithmetic, the CPU
+// provider's bits).
 // The position comes from pos[0] on the device; a row whose position is past the table
 // is left untouched.
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
+#include "engine/ops/cuda/rope_pair.cuh"
 #include "engine/ops/lm_ops.h"
 
 namespace music3::ops {
@@ -24,12 +23,7 @@ __global__ void __launch_bounds__(kThreads)
   const bf16* c = cos + p * dim;
   const bf16* s = sin + p * dim;
   bf16* head = x + r * width + (blockIdx.x % count) * stride;
-  for (int64_t i = threadIdx.x; i < half; i += kThreads) {
-    const float lo = to_f32(head[i]), hi = to_f32(head[i + half]);
-    head[i] = to_bf16(__fadd_rn(round_bf16(__fmul_rn(lo, to_f32(c[i]))), round_bf16(__fmul_rn(-hi, to_f32(s[i])))));
-    head[i + half] = to_bf16(
-        __fadd_rn(round_bf16(__fmul_rn(hi, to_f32(c[i + half]))), round_bf16(__fmul_rn(lo, to_f32(s[i + half])))));
-  }
+  for (int64_t i = threadIdx.x; i < half; i += kThreads) rope_pair(head[i], head[i + half], c, s, i, half);
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 
 #include "engine/models/music3/acoustic/dit_host_arm.h"
 #include "engine/models/music3/acoustic/dit_host_math.h"
-#include "engine/ops/lm_ops.h"
 #include "engine/ops/ops.h"
 #include "engine/ops/transformer_ops.h"
 
@@ -22,9 +21,8 @@ Tensor as_matrix(Tensor t) {  // a 1x1 conv weight [out, in, 1] as [out, in]
 }
 
 // Every op forward() issues.
-constexpr ops::OpId kOps[] = {ops::OpId::PlaceRows,  ops::OpId::MatmulBT,      ops::OpId::Add,
-                              ops::OpId::SiluAndMul, ops::OpId::LayerNorm,     ops::OpId::Rope,
-                              ops::OpId::SelfAttention};
+constexpr ops::OpId kOps[] = {ops::OpId::PlaceRows, ops::OpId::MatmulBT,  ops::OpId::Add,
+                              ops::OpId::SiluAndMul, ops::OpId::LayerNorm, ops::OpId::SelfAttention};
 constexpr int kBranches = 2;  // conditional, unconditional
 }  // namespace
 
@@ -89,7 +87,6 @@ void DitDeviceArm::size_for(int64_t L) {
   out_ = window_buffer(DType::BF16, {kBranches * L, C}, true);
   cos_ = window_buffer(DType::BF16, {S, cfg_.rotary_dim}, true);
   sin_ = window_buffer(DType::BF16, {S, cfg_.rotary_dim}, true);
-  pos_ = window_buffer(DType::I32, {1}, false);
   Backend& be = *q_.backend;
   // Constant over the length: X's zero columns (and branch 1's condition), G's ones, the rope tables from 0.
   const std::vector<bf16> zeros(sz(X_.numel()), bf16{});
@@ -102,8 +99,6 @@ void DitDeviceArm::size_for(int64_t L) {
   host::rope_tables(S, cfg_.rotary_dim, DitConfig::kRotaryTheta, cos, sin);
   be.copy(cos_.data, cos.data(), cos_.bytes(), CopyKind::HostToDevice, q_.stream);
   be.copy(sin_.data, sin.data(), sin_.bytes(), CopyKind::HostToDevice, q_.stream);
-  const int32_t zero = 0;
-  be.copy(pos_.data, &zero, sizeof zero, CopyKind::HostToDevice, q_.stream);
   q_.synchronize();  // the host staging vectors go when this returns
   cond_host_.clear();
   length_ = L;
@@ -131,8 +126,7 @@ void DitDeviceArm::forward() {
   for (size_t i = 0; i < blocks_.size(); ++i) {
     const Block& B = blocks_[i];
     ops::matmul_bt(q_, a_, B.wqkv, qkv_);
-    ops::rope(q_, qkv_, cos_, sin_, pos_, 2 * cfg_.heads, kBranches, cfg_.head_dim);
-    ops::self_attention(q_, qkv_, cfg_.heads, kBranches, scale, attn_);
+    ops::self_attention(q_, qkv_, cfg_.heads, kBranches, scale, attn_, cos_, sin_);  // RoPE on q and k fused
     ops::matmul_bt(q_, attn_, B.wo, o_);
     ops::add_layer_norm(q_, h_, o_, B.norm2_w, B.norm2_b, eps, h_, a_);  // h += attn; a = norm2(h)
     ops::matmul_bt(q_, a_, B.ff_in_w, ff_, B.ff_in_b);

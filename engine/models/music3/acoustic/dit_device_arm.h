@@ -10,8 +10,8 @@
 //    plus add (its residual); proj_in into rows 2..; the time MLP (matmul_bt with bias, SiLU by silu_and_mul with
 //    gate_second over [1 | lin1 out], exact since bf16(1 * y) = y, matmul_bt with bias) into rows 0 and 1; the
 //    blocks: layer_norm / add_layer_norm (the residual add fused with the next norm), the merged q|k|v matmul,
-//    rope on q and k heads (head_dim apart, the first rotary_dim dims, positions from 0), self_attention
-//    (non-causal, batch 2), to_out, ff_in with its bias, silu_and_mul(gate_second), ff_out with its bias; then
+//    self_attention (non-causal, batch 2) with the rotary tables, which applies rope to the q and k heads (the
+//    first rotary_dim dims, positions from 0) as it loads them, rope's bits without a pass over qkv; to_out, ff_in with its bias, silu_and_mul(gate_second), ff_out with its bias; then
 //    proj_out of rows 2.., the 1x1 postprocess conv as matmul_bt plus add;
 //  - host: the [2L][C] result downloaded once (the one host sync of the step) and split into the two
 //    [C][L] velocities.
@@ -19,7 +19,7 @@
 // at load), merging to_q|to_k|to_v into one [3 inner, inner]; 1x1 conv weights [out, in, 1] staged as [out, in].
 // A new latent length draws the window's buffers from the device pool and drops the captured graph. Counters:
 // device_forwards and forwards() move by two per velocities() (two model evaluations); resident_dtypes holds
-// BF16 alone (weights, activations), aux_dtypes the rope position (I32).
+// BF16 alone (weights, activations, the rotary tables); aux_dtypes stays empty.
 // Thread-safety: one thread at a time (it owns its queue's buffers and graph).
 #pragma once
 #include <memory>
@@ -67,8 +67,7 @@ class DitDeviceArm final : public DitArm {
   int64_t length_ = 0;
   std::unique_ptr<runtime::ResidentSet> window_;  // the buffers of one latent length
   std::unique_ptr<runtime::FrameGraph> graph_;
-  Tensor xt_, cond_, four_, X_, P_, Xt_, t1_, G_, t2_, h_, a_, qkv_, attn_, o_, ff_, act_, y_, p_, out_, cos_, sin_,
-      pos_;
+  Tensor xt_, cond_, four_, X_, P_, Xt_, t1_, G_, t2_, h_, a_, qkv_, attn_, o_, ff_, act_, y_, p_, out_, cos_, sin_;
   std::vector<bf16> cond_host_;  // the condition cond_ holds
   int64_t forwards_ = 0;
 };
