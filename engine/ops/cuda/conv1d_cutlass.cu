@@ -18,6 +18,7 @@
 #include <cutlass/epilogue/thread/linear_combination.h>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -45,10 +46,13 @@ using NarrowFprop = Fprop<GemmShape<128, 64, 32>, GemmShape<64, 32, 32>, 4>;
 constexpr int kAlign = 8;  // bf16 elements per 16-byte access
 constexpr int kTile = 32, kTileRows = 8;
 
-// in [B][rows][cols] -> out [B][cols][rows], through a shared 32x32 tile (one block per tile, 32x8 threads).
-__global__ void transpose_kernel(const bf16* __restrict__ in, bf16* __restrict__ out, int64_t rows, int64_t cols) {
+// in [B][rows][cols] -> out [B][cols][rows], through a shared 32x32 tile: one block (32x8 threads) per tile, the
+// tiles of a plane numbered along blockIdx.x row by row (tile_cols per row), the batch along blockIdx.z.
+__global__ void transpose_kernel(const bf16* __restrict__ in, bf16* __restrict__ out, int64_t rows, int64_t cols,
+                                 int64_t tile_cols) {
   __shared__ bf16 tile[kTile][kTile + 1];
-  const int64_t plane = rows * cols, r0 = int64_t(blockIdx.y) * kTile, c0 = int64_t(blockIdx.x) * kTile;
+  const int64_t plane = rows * cols, r0 = int64_t(blockIdx.x) / tile_cols * kTile;
+  const int64_t c0 = int64_t(blockIdx.x) % tile_cols * kTile;
   const bf16* src = in + int64_t(blockIdx.z) * plane;
   bf16* dst = out + int64_t(blockIdx.z) * plane;
   for (int i = threadIdx.y; i < kTile; i += kTileRows) {
@@ -63,9 +67,12 @@ __global__ void transpose_kernel(const bf16* __restrict__ in, bf16* __restrict__
 }
 
 void transpose(const bf16* in, bf16* out, int64_t batch, int64_t rows, int64_t cols, cudaStream_t stream) {
-  const dim3 grid(static_cast<unsigned>((cols + kTile - 1) / kTile), static_cast<unsigned>((rows + kTile - 1) / kTile),
-                  static_cast<unsigned>(batch));
-  transpose_kernel<<<grid, dim3(kTile, kTileRows), 0, stream>>>(in, out, rows, cols);
+  const int64_t tile_cols = (cols + kTile - 1) / kTile, tiles = (rows + kTile - 1) / kTile * tile_cols;
+  if (tiles > INT32_MAX || batch > 65535)
+    throw std::invalid_argument("conv1d (cutlass): a transpose of " + std::to_string(batch) + " x " +
+                                std::to_string(rows) + " x " + std::to_string(cols) + " is beyond the grid");
+  const dim3 grid(static_cast<unsigned>(tiles), 1, static_cast<unsigned>(batch));
+  transpose_kernel<<<grid, dim3(kTile, kTileRows), 0, stream>>>(in, out, rows, cols, tile_cols);
   check_launch("conv1d (cutlass) transpose");
 }
 
