@@ -41,13 +41,18 @@ std::vector<bf16> reference(const Case& c, const std::vector<bf16>& x, const std
   return out;
 }
 
-// Tap-major [K][Cout][Cin] weights rearranged into `layout`.
+// Tap-major [K][Cout][Cin] weights rearranged into `layout`, each layout spelled out here (not through
+// ops::conv_weight_offset, which the providers read the weights with: a wrong offset there fails this gate).
 std::vector<bf16> in_layout(const Case& c, const std::vector<bf16>& tap_major, ops::ConvWeightLayout layout) {
   std::vector<bf16> w(tap_major.size());
   for (int64_t k = 0; k < c.taps; ++k)
     for (int64_t co = 0; co < c.cout; ++co)
-      for (int64_t ci = 0; ci < c.cin; ++ci)
-        w[ops::conv_weight_offset(layout, c.taps, c.cout, c.cin, k, co, ci)] = tap_major[(k * c.cout + co) * c.cin + ci];
+      for (int64_t ci = 0; ci < c.cin; ++ci) {
+        const int64_t at = layout == ops::ConvWeightLayout::OutInTap   ? (co * c.cin + ci) * c.taps + k
+                           : layout == ops::ConvWeightLayout::OutTapIn ? (co * c.taps + k) * c.cin + ci
+                                                                       : (k * c.cout + co) * c.cin + ci;
+        w[at] = tap_major[(k * c.cout + co) * c.cin + ci];
+      }
   return w;
 }
 
