@@ -3,11 +3,15 @@
 // through the host arm and the device arm on the CPU providers at the tiny geometry with 64 latents. Weights are
 // seeded synthetic ones (vocoder_synthetic.h). Each iteration is one decode(): latents uploaded, waveform on the
 // host. Counters: ms per window, samples per second, and the arm's GEMM FLOPs per second (2 x MACs of every
-// conv and transposed conv). On CUDA the full window is timed once per conv1d weight layout an enabled provider
-// takes, in this one process: `.../conv:tap_major` (the cuBLAS GEMM per tap) and `.../conv:out_in_tap` (cuDNN, when
-// the build found it); the label names the provider that ran. The plain name is the arm as selection builds it.
+// conv and transposed conv: conv_flops_per_s, and the same in TFLOP/s as conv_tflops); the label gives that FLOP
+// count per window (the floor of the work: at the full geometry about 2.2 TFLOP, so 4 ms needs ~550 TFLOP/s).
+// On CUDA the full window is timed once per conv1d weight layout an enabled provider takes, in this one process:
+// `.../conv:tap_major` (the cuBLAS GEMM per tap), `.../conv:out_in_tap` (cuDNN, when the build found it) and
+// `.../conv:out_tap_in` (CUTLASS's implicit GEMM, when the build has its headers; cuBLAS runs the shapes it
+// declines); the label names the provider that ran. The plain name is the arm as selection builds it.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <utility>
@@ -65,8 +69,12 @@ void register_window(const std::string& name, const Queue& q, const std::string&
     state.counters["windows_per_s"] = benchmark::Counter(per_window, benchmark::Counter::kIsIterationInvariantRate);
     state.counters["samples_per_s"] =
         benchmark::Counter(double(w.cfg.output_length(latents)), benchmark::Counter::kIsIterationInvariantRate);
-    state.counters["conv_flops_per_s"] = benchmark::Counter(conv_flops(w.cfg, latents), benchmark::Counter::kIsIterationInvariantRate);
-    state.SetLabel(geometry + ", " + std::to_string(latents) + " latents" + conv);
+    const double flops = conv_flops(w.cfg, latents);
+    state.counters["conv_flops_per_s"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["conv_tflops"] = benchmark::Counter(flops * 1e-12, benchmark::Counter::kIsIterationInvariantRate);
+    char work[64];
+    std::snprintf(work, sizeof(work), ", %.1f GFLOP per window", flops * 1e-9);
+    state.SetLabel(geometry + ", " + std::to_string(latents) + " latents" + conv + work);
   })->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
@@ -78,10 +86,11 @@ int main(int argc, char** argv) {
   return run_bench_main(argc, argv, "bench-vocoder", [](const Ceilings& c) {
     if (c.has_cuda) {
       register_window("vocoder_window/device/cuda/full/689", c.gpu, "full", 689, false);
-      for (auto [layout, tag] : {std::pair{music3::ops::ConvWeightLayout::TapMajor, "tap_major"},
-                                 std::pair{music3::ops::ConvWeightLayout::OutInTap, "out_in_tap"}})
+      for (const auto layout : music3::ops::kConvWeightLayouts)
         if (!conv_provider(c.gpu, layout).empty())
-          register_window(std::string("vocoder_window/device/cuda/full/689/conv:") + tag, c.gpu, "full", 689, false, layout);
+          register_window(std::string("vocoder_window/device/cuda/full/689/conv:") +
+                              music3::ops::conv_weight_layout_name(layout),
+                          c.gpu, "full", 689, false, layout);
       register_window("vocoder_window/device/cuda/mid/689", c.gpu, "mid", 689, false);
     }
     register_window("vocoder_window/host/cpu/tiny/64", c.cpu, "tiny", 64, true);

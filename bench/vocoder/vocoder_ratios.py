@@ -5,8 +5,9 @@ Usage: vocoder_ratios.py BENCH_JSON PEER_JSON [PEER_JSON...] [--target-ms 4]
               "cuda/full/689" is an engine row (the plain arm, and each conv:<layout> variant), timed by its median
               aggregate when --benchmark_repetitions gave one, else by its single run.
   PEER_JSON   torch_vocoder_peer.py's default-mode output (one JSON object: variant, median_ms, ...).
-Prints a markdown table (ms per 689-latent window, the upstream module's time over each engine row, and whether the
-row meets --target-ms) and, last, one JSON line with the same numbers. Exit status: 0 ok, 2 bad input (named).
+Prints a markdown table (ms per 689-latent window, the upstream module's time over each engine row, whether the
+row meets --target-ms, and the row's conv TFLOP/s: bench-vocoder's conv_tflops counter, "-" when the file has none)
+and, last, one JSON line with the same numbers. Exit status: 0 ok, 2 bad input (named).
 """
 import json
 import sys
@@ -21,11 +22,12 @@ def engine_rows(path):
         if b.get("time_unit") != "ms":
             raise ValueError(f"{path}: {b['name']} is timed in {b.get('time_unit')}, expected ms")
         base = b.get("run_name", b["name"]).removesuffix("/real_time")
+        row = (b["real_time"], b.get("label", ""), b.get("conv_tflops"))
         if b.get("run_type") == "aggregate":
             if b.get("aggregate_name") == "median":
-                rows[base] = (b["real_time"], b.get("label", ""))
+                rows[base] = row
         else:
-            rows.setdefault(base, (b["real_time"], b.get("label", "")))
+            rows.setdefault(base, row)
     if not rows:
         raise ValueError(f"{path}: no cuda/full/689 benchmark (was it run on a CUDA machine?)")
     return rows
@@ -54,12 +56,14 @@ def main(argv):
         print(f"vocoder_ratios: {error}", file=sys.stderr)
         return 2
     print(f"| engine (full, 689 latents) | ms/window | meets <= {target:g} ms | " +
-          " | ".join(f"{v} ({ms:.2f} ms) / engine" for v, ms in peers.items()) + " |")
-    print("|---|---|---|" + "---|" * len(peers))
-    for name, (ms, label) in sorted(rows.items()):
+          " | ".join(f"{v} ({ms:.2f} ms) / engine" for v, ms in peers.items()) + " | conv TFLOP/s |")
+    print("|---|---|---|" + "---|" * len(peers) + "---|")
+    for name, (ms, label, tflops) in sorted(rows.items()):
         ratios = " | ".join(f"{pm / ms:.2f}x" for pm in peers.values())
-        print(f"| {name} ({label}) | {ms:.2f} | {'yes' if ms <= target else 'no'} | {ratios} |")
-    print(json.dumps({"engine_ms": {n: ms for n, (ms, _) in rows.items()}, "peer_ms": peers, "target_ms": target}))
+        shown = f"{tflops:.1f}" if tflops is not None else "-"
+        print(f"| {name} ({label}) | {ms:.2f} | {'yes' if ms <= target else 'no'} | {ratios} | {shown} |")
+    print(json.dumps({"engine_ms": {n: r[0] for n, r in rows.items()}, "peer_ms": peers, "target_ms": target,
+                      "conv_tflops": {n: r[2] for n, r in rows.items()}}))
     return 0
 
 

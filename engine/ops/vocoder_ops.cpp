@@ -21,12 +21,12 @@ void conv1d(const Queue& q, const Conv1dArgs& a) {
   check_tensor(op, "out", a.out, DType::BF16, 3, q);
   if (a.dilation < 1) fail_scalar(op, "dilation", "must be >= 1, got " + std::to_string(a.dilation));
   if (a.pad < 0) fail_scalar(op, "pad", "must be >= 0, got " + std::to_string(a.pad));
-  const bool tap_major = a.layout == ConvWeightLayout::TapMajor;
+  const ConvWeightAxes axes = conv_weight_axes(a.layout);
   const int64_t b = a.x.shape[0], cin = a.x.shape[1], t = a.x.shape[2];
-  const int64_t k = a.w.shape[tap_major ? 0 : 2], cout = a.w.shape[tap_major ? 1 : 0];
+  const int64_t k = a.w.shape[axes.taps], cout = a.w.shape[axes.out];
   const int64_t t_out = t + 2 * a.pad - int64_t(a.dilation) * (k - 1);
   if (t_out < 1) fail_scalar(op, "pad", "leaves no output samples for " + std::to_string(t) + " input samples");
-  check_dim(op, "w", a.w, tap_major ? 2 : 1, cin, "Cin of 'x'");
+  check_dim(op, "w", a.w, axes.in, cin, "Cin of 'x'");
   check_dim(op, "bias", a.bias, 0, cout, "Cout of 'w'");
   check_dim(op, "xpad", a.xpad, 0, b, "B of 'x'");
   check_dim(op, "xpad", a.xpad, 1, cin, "Cin of 'x'");
@@ -44,14 +44,42 @@ void conv1d(const Queue& q, const Conv1dArgs& a) {
   run(OpId::Conv1d, q, &a);
 }
 
+const char* conv_weight_layout_name(ConvWeightLayout layout) {
+  switch (layout) {
+    case ConvWeightLayout::OutInTap: return "out_in_tap";
+    case ConvWeightLayout::OutTapIn: return "out_tap_in";
+    case ConvWeightLayout::TapMajor: break;
+  }
+  return "tap_major";
+}
+
+ConvWeightAxes conv_weight_axes(ConvWeightLayout layout) {
+  switch (layout) {
+    case ConvWeightLayout::OutInTap: return {2, 0, 1};
+    case ConvWeightLayout::OutTapIn: return {1, 0, 2};
+    case ConvWeightLayout::TapMajor: break;
+  }
+  return {0, 1, 2};
+}
+
+Shape conv_weight_shape(ConvWeightLayout layout, int64_t taps, int64_t cout, int64_t cin) {
+  const ConvWeightAxes axes = conv_weight_axes(layout);
+  int64_t dims[3] = {};
+  dims[axes.taps] = taps, dims[axes.out] = cout, dims[axes.in] = cin;
+  return Shape{dims[0], dims[1], dims[2]};
+}
+
 ConvWeightLayout preferred_conv1d_layout(const Queue& q) {
-  Conv1dArgs tap{}, oik{};
-  oik.layout = ConvWeightLayout::OutInTap;
-  const Provider* for_tap = registry().find(OpId::Conv1d, q.device, &tap);
-  const Provider* for_oik = registry().find(OpId::Conv1d, q.device, &oik);
-  if (!for_tap && !for_oik) throw MissingProvider(OpId::Conv1d, q.device);
-  if (!for_tap) return ConvWeightLayout::OutInTap;
-  return for_oik && for_oik->priority > for_tap->priority ? ConvWeightLayout::OutInTap : ConvWeightLayout::TapMajor;
+  const Provider* best = nullptr;
+  ConvWeightLayout chosen = ConvWeightLayout::TapMajor;
+  for (const ConvWeightLayout layout : kConvWeightLayouts) {
+    Conv1dArgs probe{};
+    probe.layout = layout;
+    const Provider* p = registry().find(OpId::Conv1d, q.device, &probe);
+    if (p && (!best || p->priority > best->priority)) best = p, chosen = layout;
+  }
+  if (!best) throw MissingProvider(OpId::Conv1d, q.device);
+  return chosen;
 }
 
 void conv_transpose1d(const Queue& q, const ConvTranspose1dArgs& a) {

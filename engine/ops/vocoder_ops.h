@@ -6,9 +6,11 @@
 // Numerics (the contracts every provider must meet; torch's CPU bf16 rounding points):
 //  conv1d            out[b,co,t] = bf16( bias[co] + sum_{ci,k} w[k,co,ci] * x[b,ci,t + k*dilation - pad] ), f32
 //                    sum, one rounding; x outside [0,T) is 0. Weights in `layout`: TapMajor [K, Cout, Cin] (each
-//                    tap one GEMM: the cuBLAS provider) or OutInTap, torch's [Cout, Cin, K] (the cuDNN provider); a
-//                    provider's supports() takes the layouts it reads, and preferred_conv1d_layout(q) is the layout
-//                    of the highest-priority enabled provider on q's device, the one to stage weights in.
+//                    tap one GEMM: the cuBLAS provider), OutInTap, torch's [Cout, Cin, K] (the cuDNN provider), or
+//                    OutTapIn [Cout, K, Cin] (CUTLASS's KRSC filter with R = 1: the implicit-GEMM provider; cuBLAS
+//                    reads it too); a provider's supports() takes the layouts it reads, and
+//                    preferred_conv1d_layout(q) is the layout of the highest-priority enabled provider on q's device
+//                    (ties: the earlier layout of that list), the one to stage weights in.
 //                    Scratch: xpad bf16 [B, Cin, T + 2 pad] and acc f32 [B, Cout, Tout] (any contents; providers
 //                    may leave garbage there). Tout = T + 2 pad - dilation (K - 1).
 //  conv_transpose1d  cols[b, co*K + k, l] = bf16( sum_ci w[ci,co,k] * x[b,ci,l] ) (f32 sum, one rounding: torch's
@@ -27,7 +29,26 @@
 
 namespace music3::ops {
 
-enum class ConvWeightLayout : uint8_t { TapMajor, OutInTap };
+enum class ConvWeightLayout : uint8_t { TapMajor, OutInTap, OutTapIn };
+inline constexpr ConvWeightLayout kConvWeightLayouts[] = {ConvWeightLayout::TapMajor, ConvWeightLayout::OutInTap,
+                                                          ConvWeightLayout::OutTapIn};
+const char* conv_weight_layout_name(ConvWeightLayout layout);  // "tap_major", "out_in_tap", "out_tap_in"
+// The axes of a conv1d weight in `layout` that hold the taps K, Cout and Cin.
+struct ConvWeightAxes {
+  int taps, out, in;
+};
+ConvWeightAxes conv_weight_axes(ConvWeightLayout layout);
+Shape conv_weight_shape(ConvWeightLayout layout, int64_t taps, int64_t cout, int64_t cin);
+// The offset of w[tap k][out co][in ci] in a weight of `layout` with those extents.
+inline int64_t conv_weight_offset(ConvWeightLayout layout, int64_t taps, int64_t cout, int64_t cin, int64_t k,
+                                  int64_t co, int64_t ci) {
+  switch (layout) {
+    case ConvWeightLayout::OutInTap: return (co * cin + ci) * taps + k;
+    case ConvWeightLayout::OutTapIn: return (co * taps + k) * cin + ci;
+    case ConvWeightLayout::TapMajor: break;
+  }
+  return (k * cout + co) * cin + ci;
+}
 struct Conv1dArgs {
   Tensor x, w, bias, xpad, acc, out;
   int dilation, pad;

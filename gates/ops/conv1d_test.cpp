@@ -1,7 +1,9 @@
-// conv1d gate: the provider under test against an f64 reference (one rounding of bias + the exact sum), for a
-// dilated k7 conv with padding and a k1 conv, two batches, in both weight layouts (tap-major and torch's
-// [Cout, Cin, K]; a layout no enabled provider of the device takes, as OutInTap in a CUDA build without cuDNN,
-// is named in the output and not run); preferred_conv1d_layout; entry-point refusals named.
+// conv1d gate: the provider under test against an f64 reference (one rounding of bias + the exact sum), for dilated
+// k7 convs with padding and a k1 conv, two batches, in every weight layout (tap-major, torch's [Cout, Cin, K] and
+// [Cout, K, Cin]; a layout no enabled provider of the device takes, as OutInTap in a CUDA build without cuDNN,
+// is named in the output and not run); the channel counts include multiples of 8 (128 and 16 output channels:
+// both CUTLASS tile shapes) and counts off that alignment (the cuBLAS fallback from the same staging);
+// preferred_conv1d_layout; entry-point refusals named.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -39,49 +41,57 @@ std::vector<bf16> reference(const Case& c, const std::vector<bf16>& x, const std
   return out;
 }
 
-// Tap-major [K][Cout][Cin] weights rearranged into `layout`.
+// Tap-major [K][Cout][Cin] weights rearranged into `layout`, each layout spelled out here (not through
+// ops::conv_weight_offset, which the providers read the weights with: a wrong offset there fails this gate).
 std::vector<bf16> in_layout(const Case& c, const std::vector<bf16>& tap_major, ops::ConvWeightLayout layout) {
-  if (layout == ops::ConvWeightLayout::TapMajor) return tap_major;
   std::vector<bf16> w(tap_major.size());
   for (int64_t k = 0; k < c.taps; ++k)
     for (int64_t co = 0; co < c.cout; ++co)
-      for (int64_t ci = 0; ci < c.cin; ++ci) w[(co * c.cin + ci) * c.taps + k] = tap_major[(k * c.cout + co) * c.cin + ci];
+      for (int64_t ci = 0; ci < c.cin; ++ci) {
+        const int64_t at = layout == ops::ConvWeightLayout::OutInTap   ? (co * c.cin + ci) * c.taps + k
+                           : layout == ops::ConvWeightLayout::OutTapIn ? (co * c.taps + k) * c.cin + ci
+                                                                       : (k * c.cout + co) * c.cin + ci;
+        w[at] = tap_major[(k * c.cout + co) * c.cin + ci];
+      }
   return w;
-}
-
-Shape weight_shape(const Case& c, ops::ConvWeightLayout layout) {
-  return layout == ops::ConvWeightLayout::TapMajor ? Shape{c.taps, c.cout, c.cin} : Shape{c.cout, c.cin, c.taps};
 }
 
 bool layout_has_provider(const Queue& q, ops::ConvWeightLayout layout) {
   ops::Conv1dArgs probe{};
   probe.layout = layout;
   const bool has = ops::registry().find(ops::OpId::Conv1d, q.device, &probe) != nullptr;
-  if (!has) std::printf("conv1d: no enabled %s provider takes layout %d: not run\n", provider_name().c_str(), int(layout));
+  if (!has)
+    std::printf("conv1d: no enabled %s provider takes layout %s: not run\n", provider_name().c_str(),
+                ops::conv_weight_layout_name(layout));
   return has;
 }
 
 void check_layout(ops::ConvWeightLayout layout) {
-  for (const Case& c : {Case{2, 24, 20, 50, 7, 3, 9}, Case{2, 40, 33, 37, 1, 1, 0}, Case{1, 8, 1, 300, 7, 1, 3}}) {
+  for (const Case& c : {Case{2, 24, 20, 50, 7, 3, 9}, Case{2, 40, 33, 37, 1, 1, 0}, Case{1, 8, 1, 300, 7, 1, 3},
+                        Case{2, 64, 128, 301, 7, 9, 27}, Case{2, 24, 16, 517, 7, 3, 9}, Case{2, 16, 24, 70, 7, 1, 3}}) {
     const int64_t t_out = c.time + 2 * c.pad - c.dilation * (c.taps - 1);
     const auto x = normal_bf16(size_t(c.batch * c.cin * c.time), 11, 1.0);
     const auto w = normal_bf16(size_t(c.taps * c.cout * c.cin), 12, 0.2);
     const auto bias = normal_bf16(size_t(c.cout), 13, 0.5);
     const Queue q = provider_queue(0);
-    DeviceArray xb(q, DType::BF16, {c.batch, c.cin, c.time}), wb(q, DType::BF16, weight_shape(c, layout)),
+    DeviceArray xb(q, DType::BF16, {c.batch, c.cin, c.time}),
+        wb(q, DType::BF16, ops::conv_weight_shape(layout, c.taps, c.cout, c.cin)),
         bb(q, DType::BF16, {c.cout}), pb(q, DType::BF16, {c.batch, c.cin, c.time + 2 * c.pad}),
         ab(q, DType::F32, {c.batch, c.cout, t_out}), ob(q, DType::BF16, {c.batch, c.cout, t_out});
     xb.upload(x), wb.upload(in_layout(c, w, layout)), bb.upload(bias);
     pb.poison(), ab.poison(), ob.poison();
-    ops::conv1d(q, {xb, wb, bb, pb, ab, ob, c.dilation, c.pad, layout});
+    const ops::Conv1dArgs args{xb, wb, bb, pb, ab, ob, c.dilation, c.pad, layout};
+    const ops::Provider* runs = ops::registry().find(ops::OpId::Conv1d, q.device, &args);
+    ops::conv1d(q, args);
     expect_contract(ob.download<bf16>(), reference(c, x, w, bias),
-                    "layout " + std::to_string(int(layout)) + " cin " + std::to_string(c.cin) + " k " +
+                    std::string("layout ") + ops::conv_weight_layout_name(layout) + " (" + (runs ? runs->name : "?") +
+                        ") cin " + std::to_string(c.cin) + " cout " + std::to_string(c.cout) + " k " +
                         std::to_string(c.taps) + " d " + std::to_string(c.dilation));
   }
 }
 
 TEST(Conv1d, MatchesF64Reference) {
-  for (const auto layout : {ops::ConvWeightLayout::TapMajor, ops::ConvWeightLayout::OutInTap})
+  for (const auto layout : ops::kConvWeightLayouts)
     if (layout_has_provider(provider_queue(0), layout)) check_layout(layout);
 }
 
@@ -92,11 +102,13 @@ TEST(Conv1d, PreferredLayoutIsTheTopProvidersLayout) {
   probe.layout = preferred;
   const ops::Provider* chosen = ops::registry().find(ops::OpId::Conv1d, q.device, &probe);
   ASSERT_NE(chosen, nullptr);
-  probe.layout = preferred == ops::ConvWeightLayout::TapMajor ? ops::ConvWeightLayout::OutInTap : ops::ConvWeightLayout::TapMajor;
-  const ops::Provider* other = ops::registry().find(ops::OpId::Conv1d, q.device, &probe);
-  std::printf("conv1d: preferred layout %d, provider %s\n", int(preferred), chosen->name.c_str());
-  if (other) {
-    EXPECT_GE(chosen->priority, other->priority) << other->name;
+  std::printf("conv1d: preferred layout %s, provider %s\n", ops::conv_weight_layout_name(preferred),
+              chosen->name.c_str());
+  for (const auto layout : ops::kConvWeightLayouts) {
+    probe.layout = layout;
+    if (const ops::Provider* other = ops::registry().find(ops::OpId::Conv1d, q.device, &probe)) {
+      EXPECT_GE(chosen->priority, other->priority) << other->name;
+    }
   }
 }
 

@@ -59,17 +59,17 @@ TEST(VocoderDevice, ParityBandResidencyAndReachability) {
 }
 
 // Each conv1d weight layout an enabled provider of the queue's device takes (the arm stages the preferred one; the
-// benches force each): on the CPU providers both reproduce the host arm bit for bit (so the torch-layout staging
-// the cuDNN provider reads is checked here too); on CUDA each stays in the band against the host arm.
+// benches force each): on the CPU providers every one reproduces the host arm bit for bit (so the stagings the cuDNN
+// and the CUTLASS providers read are checked here too); on CUDA each stays in the band against the host arm.
 TEST(VocoderDevice, EveryConvWeightLayoutWithAProvider) {
   const Queue q = gate_queue(1);
   int layouts = 0;
-  for (const auto layout : {ops::ConvWeightLayout::TapMajor, ops::ConvWeightLayout::OutInTap}) {
+  for (const auto layout : ops::kConvWeightLayouts) {
     ops::Conv1dArgs probe{};
     probe.layout = layout;
     if (!ops::registry().find(ops::OpId::Conv1d, q.device, &probe)) continue;
     ++layouts;
-    const std::string tag = layout == ops::ConvWeightLayout::TapMajor ? "tap_major" : "out_in_tap";
+    const std::string tag = ops::conv_weight_layout_name(layout);
     for (const auto& c : vocoder_cases()) {
       if (c.seed != 0) continue;  // one case per geometry
       const auto weights = load_vocoder_case(c);
@@ -92,7 +92,7 @@ TEST(VocoderDevice, EveryConvWeightLayoutWithAProvider) {
   }
   EXPECT_GE(layouts, 1);
   if (q.is_cpu()) {
-    EXPECT_EQ(layouts, 2) << "the CPU conv1d provider takes both layouts";
+    EXPECT_EQ(layouts, 3) << "the CPU conv1d provider takes every layout";
   }
 }
 

@@ -1,6 +1,6 @@
 // conv1d on the CPU: one output channel per parallel_for index; per channel an f32 row starts at the bias and
-// accumulates input channel by input channel, tap by tap (the host arm's order), then rounds once to bf16. Both
-// weight layouts, the same order: the result does not depend on the layout.
+// accumulates input channel by input channel, tap by tap (the host arm's order), then rounds once to bf16. Every
+// weight layout, the same order: the result does not depend on the layout.
 // The scratch tensors are not needed here and are left untouched.
 #include <algorithm>
 #include <vector>
@@ -15,8 +15,8 @@ namespace music3::ops {
 void conv1d_cpu(const Queue& q, const void* args) {
   const auto& p = *static_cast<const Conv1dArgs*>(args);
   const int64_t batch = p.x.shape[0], cin = p.x.shape[1], t_in = p.x.shape[2];
-  const bool tap_major = p.layout == ConvWeightLayout::TapMajor;
-  const int64_t taps = p.w.shape[tap_major ? 0 : 2], cout = p.w.shape[tap_major ? 1 : 0], t_out = p.out.shape[2];
+  const ConvWeightAxes axes = conv_weight_axes(p.layout);
+  const int64_t taps = p.w.shape[axes.taps], cout = p.w.shape[axes.out], t_out = p.out.shape[2];
   const bf16* x = p.x.as<const bf16>();
   const bf16* w = p.w.as<const bf16>();
   const bf16* bias = p.bias.as<const bf16>();
@@ -30,7 +30,7 @@ void conv1d_cpu(const Queue& q, const void* args) {
         const bf16* xr = x + (b * cin + ci) * t_in;
         for (int64_t t = 0; t < t_in; ++t) row[static_cast<size_t>(t)] = to_f32(xr[t]);
         for (int64_t k = 0; k < taps; ++k) {
-          const float wv = to_f32(tap_major ? w[(k * cout + co) * cin + ci] : w[(co * cin + ci) * taps + k]);
+          const float wv = to_f32(w[conv_weight_offset(p.layout, taps, cout, cin, k, co, ci)]);
           const int64_t shift = k * p.dilation - p.pad;
           const int64_t lo = std::max<int64_t>(0, -shift), hi = std::min<int64_t>(t_out, t_in - shift);
           for (int64_t t = lo; t < hi; ++t) acc[static_cast<size_t>(t)] += wv * row[static_cast<size_t>(t + shift)];

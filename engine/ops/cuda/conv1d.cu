@@ -1,4 +1,7 @@
-// conv1d on CUDA for tap-major weights (ConvWeightLayout::TapMajor), as K cuBLAS GEMMs into an f32 accumulator: the input is copied into the zero-padded xpad
+// conv1d on CUDA for tap-major weights (ConvWeightLayout::TapMajor) or OutTapIn [Cout, K, Cin] ones (tap k's
+// [Cout, Cin] matrix starts at w + k Cin with row stride K Cin, so the implicit-GEMM provider's staging serves the
+// shapes it declines: 1x1 convs, channel counts off its alignment), as K cuBLAS GEMMs into an f32 accumulator: the
+// input is copied into the zero-padded xpad
 // scratch, acc starts at the bias, each tap k adds W_k [Cout, Cin] . xpad[:, k*dilation : k*dilation + Tout]
 // (cublasGemmStridedBatchedEx over the batch, bf16 inputs, f32 output and compute, beta 1), and one kernel rounds
 // acc to bf16. Row-major acc[Cout, Tout] is column-major acc^T [Tout, Cout] = xpad_shift^T [Tout, Cin] . W_k^T.
@@ -56,15 +59,21 @@ void conv1d_fill_bias(const bf16* bias, bf16* out, int64_t cout, int64_t t_out, 
   check_launch("conv1d bias (bf16)");
 }
 
-bool conv1d_tap_major_supports(const void* args) {
-  return static_cast<const Conv1dArgs*>(args)->layout == ConvWeightLayout::TapMajor;
+bool conv1d_cublas_supports(const void* args) {
+  const ConvWeightLayout layout = static_cast<const Conv1dArgs*>(args)->layout;
+  return layout == ConvWeightLayout::TapMajor || layout == ConvWeightLayout::OutTapIn;
 }
 
 void conv1d_cuda(const Queue& q, const void* args) {
   const auto& p = *static_cast<const Conv1dArgs*>(args);
   const int64_t batch = p.x.shape[0], cin = p.x.shape[1], t_in = p.x.shape[2];
-  const int64_t taps = p.w.shape[0], cout = p.w.shape[1], t_out = p.out.shape[2], t_pad = t_in + 2 * p.pad;
-  if (t_pad > INT_MAX || cout > INT_MAX || cin > INT_MAX || batch > INT_MAX)
+  const ConvWeightAxes axes = conv_weight_axes(p.layout);
+  const int64_t taps = p.w.shape[axes.taps], cout = p.w.shape[axes.out], t_out = p.out.shape[2];
+  const int64_t t_pad = t_in + 2 * p.pad;
+  // Tap k's weight matrix: its first element and its row stride (cuBLAS's ldb).
+  const bool tap_major = p.layout == ConvWeightLayout::TapMajor;
+  const int64_t w_tap_step = tap_major ? cout * cin : cin, w_ld = tap_major ? cin : taps * cin;
+  if (t_pad > INT_MAX || cout > INT_MAX || w_ld > INT_MAX || batch > INT_MAX)
     throw std::invalid_argument("conv1d (cuda): dimensions beyond cuBLAS's int range: x " + p.x.describe());
   const cudaStream_t stream = stream_of(q);
   const float one = 1.0f;
@@ -73,7 +82,7 @@ void conv1d_cuda(const Queue& q, const void* args) {
     with_cublas(stream, [&](cublasHandle_t h) {
       check_cublas(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(t_out), static_cast<int>(cout),
                                               static_cast<int>(cin), &one, p.x.data, CUDA_R_16BF, static_cast<int>(t_in),
-                                              cin * t_in, p.w.data, CUDA_R_16BF, static_cast<int>(cin), 0, &one, p.out.data,
+                                              cin * t_in, p.w.data, CUDA_R_16BF, static_cast<int>(w_ld), 0, &one, p.out.data,
                                               CUDA_R_16BF, static_cast<int>(t_out), cout * t_out, static_cast<int>(batch),
                                               CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                    "conv1d 1x1 (cuda): cublasGemmStridedBatchedEx");
@@ -92,7 +101,7 @@ void conv1d_cuda(const Queue& q, const void* args) {
       check_cublas(cublasGemmStridedBatchedEx(
                        h, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(t_out), static_cast<int>(cout), static_cast<int>(cin),
                        &one, p.xpad.as<const bf16>() + k * p.dilation, CUDA_R_16BF, static_cast<int>(t_pad), cin * t_pad,
-                       p.w.as<const bf16>() + k * cout * cin, CUDA_R_16BF, static_cast<int>(cin), 0, &one,
+                       p.w.as<const bf16>() + k * w_tap_step, CUDA_R_16BF, static_cast<int>(w_ld), 0, &one,
                        p.acc.as<float>(), CUDA_R_32F, static_cast<int>(t_out), cout * t_out, static_cast<int>(batch),
                        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                    "conv1d (cuda): cublasGemmStridedBatchedEx");

@@ -23,7 +23,11 @@ void exp_draws_cuda(const Queue& q, const void* args);
 void add_rms_norm_cuda(const Queue& q, const void* args);
 void kv_append_attention_cuda(const Queue& q, const void* args);
 void conv1d_cuda(const Queue& q, const void* args);
-bool conv1d_tap_major_supports(const void* args);
+bool conv1d_cublas_supports(const void* args);  // TapMajor or OutTapIn weights
+#ifdef MUSIC3_WITH_CUTLASS
+void conv1d_cutlass_cuda(const Queue& q, const void* args);
+bool conv1d_cutlass_supports(const void* args);  // OutTapIn weights, K > 1, Cin and Cout multiples of 8
+#endif
 #ifdef MUSIC3_WITH_CUDNN
 void conv1d_cudnn_cuda(const Queue& q, const void* args);
 bool conv1d_cudnn_supports(const void* args);  // OutInTap weights

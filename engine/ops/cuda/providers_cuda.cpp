@@ -23,8 +23,15 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.kv_append_attention", OpId::KvAppendAttention, DeviceType::CUDA, 0, kv_append_attention_cuda});
   // The cuBLAS GEMM per tap before cuDNN: on the H200 at 81fa2d8 a full 689-latent vocoder window took 44.1 ms with
   // it and 102 ms with cuDNN's legacy convolution (bench-vocoder, one process). cuDNN stays as the second provider
-  // (closer to torch's bits: conv stages 0.99888 exact vs 0.676), reached with MUSIC3_DISABLE_PROVIDERS=cuda.conv1d.
-  r.add({"cuda.conv1d", OpId::Conv1d, DeviceType::CUDA, 1, conv1d_cuda, conv1d_tap_major_supports});
+  // (closer to torch's bits: conv stages 0.99888 exact vs 0.676), reached with
+  // MUSIC3_DISABLE_PROVIDERS=cuda.conv1d,cuda.conv1d.cutlass.
+  r.add({"cuda.conv1d", OpId::Conv1d, DeviceType::CUDA, 1, conv1d_cuda, conv1d_cublas_supports});
+  // CUTLASS's implicit GEMM first where the build has it: its OutTapIn staging becomes the preferred layout, and the
+  // shapes it declines (1x1, channels off its 8-alignment) run on cuda.conv1d from the same staging. The cuBLAS and
+  // cuDNN arms are reached with MUSIC3_DISABLE_PROVIDERS=cuda.conv1d.cutlass (and cuda.conv1d for cuDNN).
+#ifdef MUSIC3_WITH_CUTLASS
+  r.add({"cuda.conv1d.cutlass", OpId::Conv1d, DeviceType::CUDA, 2, conv1d_cutlass_cuda, conv1d_cutlass_supports});
+#endif
 #ifdef MUSIC3_WITH_CUDNN
   r.add({"cuda.conv1d.cudnn", OpId::Conv1d, DeviceType::CUDA, 0, conv1d_cudnn_cuda, conv1d_cudnn_supports});
 #endif

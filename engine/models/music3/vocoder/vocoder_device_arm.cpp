@@ -76,13 +76,14 @@ VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q
     s.out = c.out, s.in = c.in, s.kernel = c.kernel;
     if (c.transposed || conv_layout_ == ops::ConvWeightLayout::OutInTap) {
       s.weight = upload(c.weight);  // as torch stores it
-    } else {  // [Cout][Cin][K] -> tap-major [K][Cout][Cin]
-      std::vector<bf16> taps(c.weight.size());
+    } else {  // torch's [Cout][Cin][K] -> conv_layout_
+      std::vector<bf16> staged(c.weight.size());
       for (int co = 0; co < c.out; ++co)
         for (int ci = 0; ci < c.in; ++ci)
           for (int k = 0; k < c.kernel; ++k)
-            taps[(size_t(k) * c.out + co) * c.in + ci] = c.weight[(size_t(co) * c.in + ci) * c.kernel + k];
-      s.weight = upload(taps);
+            staged[size_t(ops::conv_weight_offset(conv_layout_, c.kernel, c.out, c.in, k, co, ci))] =
+                c.weight[(size_t(co) * c.in + ci) * c.kernel + k];
+      s.weight = upload(staged);
     }
     s.bias = upload(c.bias);
     return s;
@@ -122,10 +123,8 @@ VocoderDeviceArm::Act VocoderDeviceArm::conv(const Act& x, const StagedConv& c, 
   DeviceBuffer xpad = pool_->acquire(size_t(kStreams) * c.in * t_pad * sizeof(bf16));
   DeviceBuffer acc = pool_->acquire(size_t(kStreams) * c.out * t_out * sizeof(float));
   Act y{c.out, t_out, pool_->acquire(size_t(kStreams) * c.out * t_out * sizeof(bf16))};
-  const bool tap_major = conv_layout_ == ops::ConvWeightLayout::TapMajor;
   ops::Conv1dArgs a{on(q_, x.buf.data(), DType::BF16, Shape{kStreams, c.in, x.time}),
-                    on(q_, c.weight.data(), DType::BF16,
-                       tap_major ? Shape{c.kernel, c.out, c.in} : Shape{c.out, c.in, c.kernel}),
+                    on(q_, c.weight.data(), DType::BF16, ops::conv_weight_shape(conv_layout_, c.kernel, c.out, c.in)),
                     on(q_, c.bias.data(), DType::BF16, Shape{c.out}),
                     on(q_, xpad.data(), DType::BF16, Shape{kStreams, c.in, t_pad}),
                     on(q_, acc.data(), DType::F32, Shape{kStreams, c.out, t_out}),

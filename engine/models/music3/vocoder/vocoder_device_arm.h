@@ -2,7 +2,8 @@
 // (engine/ops/vocoder_ops.h, ops::add) on a Queue, so it runs on any device with providers, the CPU included.
 // Contract: the constructor stages every weight onto the queue's device once (conv weights in the layout of the
 // conv1d provider the registry prefers there, ops::preferred_conv1d_layout: tap-major [K, Cout, Cin] for the
-// GEMM-per-tap providers, torch's [Cout, Cin, K] for cuDNN; transposed-conv weights as torch stores them) from the queue's
+// GEMM-per-tap providers, torch's [Cout, Cin, K] for cuDNN, [Cout, K, Cin] for the CUTLASS implicit GEMM (whose
+// declined shapes cuBLAS runs from the same staging); transposed-conv weights as torch stores them) from the queue's
 // shared device pool (runtime/device_pools.h); it throws ops::MissingProvider naming the op and device when one
 // of ops() has no provider there, and std::runtime_error when the queue has no backend. ops() lists every op
 // decode() issues (the selector and the reachability gate read it).

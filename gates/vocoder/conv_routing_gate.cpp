@@ -1,0 +1,74 @@
+// Gate vocoder.conv_routing (CUDA builds with the CUTLASS headers; runs on the CPU, no GPU needed): which CUDA
+// conv1d provider the registry picks for every conv of the full geometry's window (689 latents, both streams), as
+// the device arm issues them with the preferred weight layout. supports() is host code (CUTLASS's can_implement()
+// included), so the routing is checked here without a device: every k7 conv with channel counts that are multiples
+// of 8 goes to cuda.conv1d.cutlass (a can_implement() refusal would silently leave the window on cuBLAS), the 1x1
+// convs and conv_out (Cout 1) to cuda.conv1d from the same staging. The tensors are views of a never-read address.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/models/music3/vocoder/vocoder_config.h"
+#include "engine/ops/registry.h"
+#include "engine/ops/vocoder_ops.h"
+
+namespace music3::gates {
+namespace {
+
+struct ConvCall {
+  std::string name;
+  int64_t cin, cout, time, taps;
+  int dilation, pad;
+};
+
+std::vector<ConvCall> full_window_convs() {
+  const auto cfg = vocoder::VocoderConfig::full();
+  const int k = vocoder::VocoderConfig::kKernel;
+  int64_t t = 689;
+  std::vector<ConvCall> out = {{"dec_in_proj", cfg.stream_channels(), cfg.input_dim, t, 1, 1, 0},
+                               {"conv_in", cfg.input_dim, cfg.hidden_dim, t, k, 1, k / 2}};
+  for (int b = 0; b < cfg.blocks(); ++b) {
+    t *= cfg.ratios[size_t(b)];
+    const int64_t c = cfg.stage_width(b + 1);
+    for (int u = 0; u < 3; ++u) {
+      const int d = vocoder::VocoderConfig::kDilations[u];
+      const std::string unit = "blocks." + std::to_string(b) + ".res_unit" + std::to_string(u + 1);
+      out.push_back({unit + ".conv1", c, c, t, k, d, d * (k - 1) / 2});
+      out.push_back({unit + ".conv2", c, c, t, 1, 1, 0});
+    }
+  }
+  out.push_back({"conv_out", cfg.stage_width(cfg.blocks()), 1, t, k, 1, k / 2});
+  return out;
+}
+
+TEST(VocoderConvRouting, FullWindowConvsGoToCutlassWhereAligned) {
+  const auto layout = ops::ConvWeightLayout::OutTapIn;
+  Queue probe_q;
+  probe_q.device = DeviceType::CUDA;
+  EXPECT_EQ(ops::preferred_conv1d_layout(probe_q), layout) << "the CUTLASS provider's layout is the preferred one";
+  alignas(256) static char never_read[256];
+  int cutlass = 0;
+  for (const auto& c : full_window_convs()) {
+    const int64_t t_out = c.time + 2 * c.pad - int64_t(c.dilation) * (c.taps - 1);
+    const auto view = [](DType dt, Shape s) { return Tensor{never_read, dt, s, DeviceType::CUDA}; };
+    const ops::Conv1dArgs args{view(DType::BF16, {2, c.cin, c.time}),
+                               view(DType::BF16, ops::conv_weight_shape(layout, c.taps, c.cout, c.cin)),
+                               view(DType::BF16, {c.cout}),
+                               view(DType::BF16, {2, c.cin, c.time + 2 * c.pad}),
+                               view(DType::F32, {2, c.cout, t_out}),
+                               view(DType::BF16, {2, c.cout, t_out}),
+                               c.dilation,
+                               c.pad,
+                               layout};
+    const ops::Provider* p = ops::registry().find(ops::OpId::Conv1d, DeviceType::CUDA, &args);
+    ASSERT_NE(p, nullptr) << c.name;
+    const bool aligned_k7 = c.taps > 1 && c.cin % 8 == 0 && c.cout % 8 == 0;
+    EXPECT_EQ(p->name, aligned_k7 ? "cuda.conv1d.cutlass" : "cuda.conv1d") << c.name;
+    cutlass += p->name == "cuda.conv1d.cutlass";
+  }
+  EXPECT_EQ(cutlass, 13) << "conv_in and the 12 dilated residual convs";
+}
+
+}  // namespace
+}  // namespace music3::gates
