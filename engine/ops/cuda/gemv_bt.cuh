@@ -260,11 +260,12 @@ inline bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 1
 //   1, 1..6  40-76    2          4|2   96 KiB   2 x 40-80 KiB        depth K 4096/6144 at M = 1
 //   2, 1..3  62-80    2          4     96 KiB   2 x 48-80 KiB        LM qkv, o, gate_up, head (K 4096: 2 x 64)
 //   2, 4..5  112-122  2          2     96 KiB   2 x 40-64 KiB        K in (6144, 10240]
-//   2, 6     144      1          2     192 KiB  144 KiB (3 tiles)    LM down projection (K 12288)
+//   2, 6     128-144  1          2     192 KiB  144 KiB (3 tiles)    LM down projection (K 12288)
 //   4, 1..4  64-174   2 (1 at 4) 2     64 KiB   2 x 24-56 KiB        depth's first call (M = 4)
-// The 2, 6 row: its 144 registers x 256 threads leave room for one block per SM, which with a
-// 96 KiB ring had one 48 KiB tile in flight while it summed (ncu on the H200: ~2.7 TB/s for
-// [4096, 12288]); the lone block takes the ring two blocks would share. The tile and ring
+// The 2, 6 row: at a 96 KiB ring (2 stages) its 144 registers x 256 threads left room for one
+// block per SM, with one 48 KiB tile in flight while it summed (ncu on the H200: ~2.7 TB/s for
+// [4096, 12288]); the lone block takes the ring two blocks would share (4 stages: 128 registers,
+// one block per SM by shared memory). The tile and ring
 // change neither the sum's order (fixed by K alone) nor its bits. The rest is from
 // scripts/gpu-perf-probe's H200 table (two blocks per multiprocessor beat one with twice the
 // ring; a smaller ring at R = 4).
