@@ -3,13 +3,12 @@
 // Times engine/ops/cuda/gemv_bt.cuh's fast kernel over tile and ring-size variants, and
 // cuBLAS, at the depth stage's shapes [N, K] x M, each launch on another copy of the
 // weights (the copies together several times the L2) inside a captured graph of 20
-// launches, median of 7 replays; and the device copy ceiling (a 1 GiB device-to-device
+// launches, median of 7 replays (the LM's decode shapes at M = 2 beside them); and the device copy ceiling (a 1 GiB device-to-device
 // copy, bytes read + written). Checks that every variant's output equals the
 // production configuration's bit for bit (the order is fixed by K alone), and the
 // production output against an f64 reference on sampled outputs. Then times, through
 // the op entry points in a graph, each fused op against the unfused ops it replaces
-// (outputs compared bit for bit): the layer's down projection (after its gate_up GEMV),
-// add_rms_norm and kv_append_attention. Prints one row per (shape, M, variant) and the
+// (outputs compared bit for bit): add_rms_norm and kv_append_attention. Prints one row per (shape, M, variant) and the
 // summary tables last.
 #include <cublas_v2.h>
 
@@ -123,6 +122,8 @@ void add_variant(std::vector<Variant>& v, const bf16* a, bf16* out, int rows, in
 
 template <int R, int J>
 void add_fast_variants(std::vector<Variant>& v, const bf16* a, bf16* out, int rows, int64_t n, int64_t k) {
+  add_variant<R, J, 1, 96>(v, a, out, rows, n, k);
+  add_variant<R, J, 1, 192>(v, a, out, rows, n, k);
   add_variant<R, J, 2, 64>(v, a, out, rows, n, k);
   add_variant<R, J, 2, 96>(v, a, out, rows, n, k);
   add_variant<R, J, 2, 192>(v, a, out, rows, n, k);
@@ -138,6 +139,8 @@ void add_variants(std::vector<Variant>& v, const bf16* a, bf16* out, int rows, i
   const int j = static_cast<int>((k / 8 + 255) / 256);
   if (j == 2) add_fast_variants<R, 2>(v, a, out, rows, n, k);
   if (j == 3) add_fast_variants<R, 3>(v, a, out, rows, n, k);
+  if constexpr (R <= 2)
+    if (j == 6) add_fast_variants<R, 6>(v, a, out, rows, n, k);
 }
 
 std::vector<uint16_t> download(const bf16* p, size_t n) {
@@ -199,18 +202,21 @@ int main() {
   ok(cudaMalloc(&pool, pool_bytes), "pool");
   fill_random<<<4096, 256, 0, s>>>(pool, static_cast<int64_t>(pool_bytes / 2), 11, 0.1f);
   bf16 *a, *out, *ref_out;
-  ok(cudaMalloc(&a, 4 * 8192 * 2), "a");
-  ok(cudaMalloc(&out, 4 * 12288 * 2), "out");
-  ok(cudaMalloc(&ref_out, 4 * 12288 * 2), "ref_out");
-  fill_random<<<64, 256, 0, s>>>(a, 4 * 8192, 22, 4.0f);
+  ok(cudaMalloc(&a, 4 * 12288 * 2), "a");
+  ok(cudaMalloc(&out, 4 * 24576 * 2), "out");
+  ok(cudaMalloc(&ref_out, 4 * 24576 * 2), "ref_out");
+  fill_random<<<64, 256, 0, s>>>(a, 4 * 12288, 22, 4.0f);
   ok(cudaStreamSynchronize(s), "fill");
 
   struct GemvShape {
     int64_t n, k;
     const char* what;
+    bool lm;  // the LM decode step's shapes: M = 2 alone
   };
-  const GemvShape shapes[] = {{12288, 4096, "qkv/gate_up"}, {4096, 4096, "wo/projection"}, {4096, 6144, "down"},
-                          {1024, 4096, "head"}};
+  const GemvShape shapes[] = {{12288, 4096, "qkv/gate_up", false}, {4096, 4096, "wo/projection", false},
+                              {4096, 6144, "down", false},         {1024, 4096, "head", false},
+                              {6144, 4096, "lm qkv", true},        {24576, 4096, "lm gate_up", true},
+                              {4096, 12288, "lm down", true},      {16385, 4096, "lm head", true}};
   std::vector<std::string> summary;
   int failures = 0;
   for (const GemvShape& sh : shapes) {
@@ -218,6 +224,7 @@ int main() {
     std::vector<const bf16*> copies;
     for (size_t off = 0; off + bytes <= pool_bytes && copies.size() < 64; off += bytes) copies.push_back(pool + off / 2);
     for (int m : {1, 2, 4}) {
+      if (sh.lm && m != 2) continue;
       std::vector<Variant> v;
       if (m == 1) add_variants<1>(v, a, out, m, sh.n, sh.k);
       if (m == 2) add_variants<2>(v, a, out, m, sh.n, sh.k);
@@ -309,32 +316,7 @@ int main() {
     ab.push_back(line);
   };
   {
-    const int64_t H = 4096, I = 6144;
-    std::vector<const bf16*> pairs;  // gate_up weights at copies[i], down weights right after
-    for (size_t off = 0; off + size_t(3 * H * I) * 2 <= pool_bytes && pairs.size() < 3; off += size_t(3 * H * I) * 2)
-      pairs.push_back(pool + off / 2);
-    bf16* gu = scratch(4 * 2 * I, 31, 1.0f);
-    bf16* act = scratch(4 * I, 32, 1.0f);
-    bf16* d = scratch(4 * H, 33, 1.0f);
-    for (int64_t m : {2, 4}) {
-      const Tensor av = view(a, {m, H}), guv = view(gu, {m, 2 * I}), actv = view(act, {m, I}), dv = view(d, {m, H});
-      auto weights = [&](const bf16* w) {
-        return std::pair{view(const_cast<bf16*>(w), {2 * I, H}), view(const_cast<bf16*>(w) + 2 * I * H, {H, I})};
-      };
-      const Launch fused = [&, av, guv, dv](const bf16* w, cudaStream_t) {
-        const auto [wgu, wdown] = weights(w);
-        ops::matmul_bt(q, av, wgu, guv);
-        ops::matmul_bt_swiglu(q, guv, wdown, dv);
-      };
-      const Launch unfused = [&, av, guv, actv, dv](const bf16* w, cudaStream_t) {
-        const auto [wgu, wdown] = weights(w);
-        ops::matmul_bt(q, av, wgu, guv);
-        ops::silu_and_mul(q, guv, actv);
-        ops::matmul_bt(q, actv, wdown, dv);
-      };
-      compare("gate_up + down, M=" + std::to_string(m) + ": swiglu | silu + matmul", fused, unfused, pairs, d,
-              size_t(m * H));
-    }
+    const int64_t H = 4096;
     const std::vector<const bf16*> none{nullptr};
     bf16* x = scratch(4 * H, 34, 2.0f);
     bf16* r = scratch(4 * H, 35, 1.0f);
@@ -368,7 +350,7 @@ int main() {
             none, att, size_t(2 * H));
   }
 
-  std::printf("\ncopy ceiling %.3f TB/s; production = kTileRows<R,J> x kStages<R,TILE,J> (kRingBytes<R>), occupancy grid, PDL\n", ceiling);
+  std::printf("\ncopy ceiling %.3f TB/s; production = kTileRows<R,J> x kStages<R,TILE,J> (kRingBytes<R,J>), occupancy grid, PDL\n", ceiling);
   std::printf("| shape         | [N, K]       | M | prod us | TB/s  | ceil   | cuBLAS  | best variant                       |\n");
   for (const auto& l : summary) std::printf("%s\n", l.c_str());
   std::printf("\n| fused op vs unfused ops (graph of 20, median of 7) | fused us | unfused us | bits |\n");

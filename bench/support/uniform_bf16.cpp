@@ -4,12 +4,16 @@
 
 namespace music3::bench {
 
-std::vector<bf16> uniform_bf16(size_t count, uint64_t seed, float scale) {
-  std::vector<bf16> out(count);
+void fill_uniform_bf16(bf16* out, size_t count, uint64_t seed, float scale) {
   for (size_t i = 0; i < count; ++i) {
     const double unit = static_cast<double>(counter_u64(seed, 0, i) >> 11) * 0x1.0p-53;  // [0, 1)
     out[i] = to_bf16(static_cast<float>((2 * unit - 1) * scale));
   }
+}
+
+std::vector<bf16> uniform_bf16(size_t count, uint64_t seed, float scale) {
+  std::vector<bf16> out(count);
+  fill_uniform_bf16(out.data(), count, seed, scale);
   return out;
 }
 

@@ -12,4 +12,8 @@ namespace music3::bench {
 
 std::vector<bf16> uniform_bf16(size_t count, uint64_t seed, float scale = 1.0f);
 
+// The same values written in place into out[0, count) (a buffer the caller owns, e.g. a
+// multi-GB host tensor that must not be built twice).
+void fill_uniform_bf16(bf16* out, size_t count, uint64_t seed, float scale = 1.0f);
+
 }  // namespace music3::bench

@@ -17,28 +17,26 @@ void check_pos(const char* op, const Tensor& pos, const Queue& q) {
   check_dim(op, "pos", pos, 0, 1, "one position");
 }
 
-}  // namespace
-
-void head_rms_norm(const Queue& q, const Tensor& x, const Tensor& w, int first, int count, float eps) {
-  const char* op = "head_rms_norm";
+// head_rms_norm's checks under `op`, the weight and head count named w_name and count_name.
+HeadRmsNormArgs checked_head_norm(const char* op, const char* w_name, const char* count_name, const Tensor& x,
+                                  const Tensor& w, int first, int count, float eps, const Queue& q) {
   check_tensor(op, "x", x, DType::BF16, 2, q);
-  check_tensor(op, "w", w, DType::BF16, 1, q);
-  check_disjoint(op, "x", x, "w", w);
+  check_tensor(op, w_name, w, DType::BF16, 1, q);
+  check_disjoint(op, "x", x, w_name, w);
   const int64_t dim = w.shape[0], width = x.shape[1];
   if (width % dim != 0)
-    fail_scalar(op, "w", "must have a width D dividing the row width " + std::to_string(width) + ", got " +
-                             w.describe());
+    fail_scalar(op, w_name, "must have a width D dividing the row width " + std::to_string(width) + ", got " +
+                                w.describe());
   if (first < 0 || count < 1 || int64_t(first) + count > width / dim)
-    fail_scalar(op, "count", "heads [" + std::to_string(first) + ", " + std::to_string(first + count) +
-                                 ") must lie within the " + std::to_string(width / dim) + " heads of a row");
+    fail_scalar(op, count_name, "heads [" + std::to_string(first) + ", " + std::to_string(first + count) +
+                                    ") must lie within the " + std::to_string(width / dim) + " heads of a row");
   if (!(eps >= 0.0f) || !std::isfinite(eps)) fail_scalar(op, "eps", "must be finite and >= 0, got " + std::to_string(eps));
-  HeadRmsNormArgs a{x, w, first, count, eps};
-  run(OpId::HeadRmsNorm, q, &a);
+  return HeadRmsNormArgs{x, w, first, count, eps};
 }
 
-void rope(const Queue& q, const Tensor& x, const Tensor& cos, const Tensor& sin, const Tensor& pos, int count,
-          int batch, int head_dim) {
-  const char* op = "rope";
+// rope's checks under `op`.
+RopeArgs checked_rope(const char* op, const Tensor& x, const Tensor& cos, const Tensor& sin, const Tensor& pos,
+                      int count, int batch, int head_dim, const Queue& q) {
   check_tensor(op, "x", x, DType::BF16, 2, q);
   check_tensor(op, "cos", cos, DType::BF16, 2, q);
   check_tensor(op, "sin", sin, DType::BF16, 2, q);
@@ -59,8 +57,30 @@ void rope(const Queue& q, const Tensor& x, const Tensor& cos, const Tensor& sin,
                                  std::to_string(batch));
   for (auto [name, t] : {std::pair{"cos", &cos}, std::pair{"sin", &sin}, std::pair{"pos", &pos}})
     check_disjoint(op, "x", x, name, *t);
-  RopeArgs a{x, cos, sin, pos, count, batch, static_cast<int>(stride)};
+  return RopeArgs{x, cos, sin, pos, count, batch, static_cast<int>(stride)};
+}
+
+}  // namespace
+
+void head_rms_norm(const Queue& q, const Tensor& x, const Tensor& w, int first, int count, float eps) {
+  const HeadRmsNormArgs a = checked_head_norm("head_rms_norm", "w", "count", x, w, first, count, eps, q);
+  run(OpId::HeadRmsNorm, q, &a);
+}
+
+void rope(const Queue& q, const Tensor& x, const Tensor& cos, const Tensor& sin, const Tensor& pos, int count,
+          int batch, int head_dim) {
+  const RopeArgs a = checked_rope("rope", x, cos, sin, pos, count, batch, head_dim, q);
   run(OpId::Rope, q, &a);
+}
+
+void qk_norm_rope(const Queue& q, const QkNormRopeArgs& a) {
+  const char* op = "qk_norm_rope";
+  checked_head_norm(op, "q_norm", "heads", a.x, a.q_norm, 0, a.heads, a.eps, q);
+  check_tensor(op, "k_norm", a.k_norm, DType::BF16, 1, q);
+  check_dim(op, "k_norm", a.k_norm, 0, a.q_norm.shape[0], "D of 'q_norm'");
+  checked_head_norm(op, "k_norm", "kv_heads", a.x, a.k_norm, a.heads, a.kv_heads, a.eps, q);
+  checked_rope(op, a.x, a.cos, a.sin, a.pos, a.heads + a.kv_heads, a.batch, static_cast<int>(a.q_norm.shape[0]), q);
+  run(OpId::QkNormRope, q, &a);
 }
 
 void gqa_attention(const Queue& q, const GqaAttentionArgs& a) {

@@ -19,6 +19,10 @@
 //                 head_dim > D; the rest pass through):
 //                 out[i] = bf16( bf16(x[i] * cos[p, i]) + bf16(rot[i] * sin[p, i]) ), rot[i] =
 //                 -x[i + D/2] below D/2, x[i - D/2] above (the half split within the D dims); cos/sin bf16 [P, D]
+//  qk_norm_rope   head_rms_norm of the q heads [0, heads) of every row of x with q_norm, of the k heads
+//                 [heads, heads + kv_heads) with k_norm (heads D = q_norm's width apart), then rope of heads
+//                 [0, heads + kv_heads) (head_dim D, the table's width <= D), in that order: the same bits
+//                 as the three calls, in one pass (the decode step's launches)
 //  gqa_attention  qkv [T*B, (nH + 2 nKV) D] = q | k | v heads; caches [B, Tmax, nKV D]. For every
 //                 token t: k and v of row t*B + b stored at cache row pos + t of batch b, then
 //                 query head h of row t*B + b attends positions 0 .. pos + t (causal) of K/V head
@@ -45,6 +49,11 @@ struct RopeArgs {
   int count, batch;
   int head_dim;  // the heads' stride in x (>= D), resolved by the entry point
 };
+struct QkNormRopeArgs {
+  Tensor x, q_norm, k_norm, cos, sin, pos;  // x [T*B, W] (in place), norms [D], cos/sin [P, <= D], pos i32 [1]
+  int heads, kv_heads, batch;
+  float eps;
+};
 // Positions per chunk of the split (flash-decoding) attention; scratch holds one
 // (m, l, acc[D]) record per (row b, query head, chunk) of a decode step.
 inline constexpr int kGqaChunk = 32;
@@ -61,5 +70,6 @@ void head_rms_norm(const Queue& q, const Tensor& x, const Tensor& w, int first, 
 void rope(const Queue& q, const Tensor& x, const Tensor& cos, const Tensor& sin, const Tensor& pos, int count,
           int batch, int head_dim = 0);
 void gqa_attention(const Queue& q, const GqaAttentionArgs& args);
+void qk_norm_rope(const Queue& q, const QkNormRopeArgs& args);
 
 }  // namespace music3::ops

@@ -57,6 +57,7 @@ enum class OpId : uint8_t {
   LayerNorm,
   SelfAttention,
   PlaceRows,
+  QkNormRope,
   kCount
 };
 std::string op_name(OpId op);

@@ -259,7 +259,12 @@ TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
       {"layer_norm",
        [&] { layer_norm(q, x, t(DType::BF16, {64}), t(DType::BF16, {64}), 1e-5f, t(DType::BF16, {2, 64})); }},
       {"self_attention", [&] { self_attention(q, t(DType::BF16, {4, 96}), 2, 2, 0.25f, t(DType::BF16, {4, 32})); }},
-      {"place_rows", [&] { place_rows(q, t(DType::BF16, {2, 8}), t(DType::BF16, {4, 64}), 0, 2, 8); }}};
+      {"place_rows", [&] { place_rows(q, t(DType::BF16, {2, 8}), t(DType::BF16, {4, 64}), 0, 2, 8); }},
+      {"qk_norm_rope",
+       [&] {
+         qk_norm_rope(q, {t(DType::BF16, {2, 64}), t(DType::BF16, {16}), t(DType::BF16, {16}), t(DType::BF16, {8, 16}),
+                          t(DType::BF16, {8, 16}), t(DType::I32, {1}), 2, 1, 2, 1e-6f});
+       }}};
   ASSERT_EQ(calls.size(), static_cast<size_t>(OpId::kCount));
   for (const auto& [op, call] : calls) {
     try {

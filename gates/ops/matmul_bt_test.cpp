@@ -92,6 +92,19 @@ TEST(MatmulBT, UnalignedOperandsTakeTheScalarPathAndAgree) {
   EXPECT_EQ(bits(run(provider_queue(0), wa, wb, wide, 0)), bits(run(provider_queue(0), wa, wb, wide, 1)));
 }
 
+// The LM's down projection at its release shape [4096, 12288], two rows: on CUDA one block per
+// multiprocessor streams ~31 rows through a ring of 4 tiles (gemv_bt.cuh's lone-block row), so
+// the ring wraps several times; the vector path against the f64 reference and, bit for bit,
+// against the scalar path (operands skewed by one element), which sums in the same order.
+TEST(MatmulBT, LmDownProjectionShapeWrapsTheRing) {
+  const Dims d{2, 4096, 12288};
+  const auto a = normal_bf16(d.m * d.k, 51, 1.0);
+  const auto b = normal_bf16(d.n * d.k, 52, 0.02);
+  const auto vector_path = run(provider_queue(0), a, b, d, 0);
+  expect_close_to_reference(vector_path, reference(a, b, d), "LM down projection M=2 N=4096 K=12288");
+  EXPECT_EQ(bits(vector_path), bits(run(provider_queue(0), a, b, d, 1)));
+}
+
 TEST(MatmulBT, BitsDoNotDependOnThreadsOrMOnTheCpu) {
   if (provider_is_cuda()) GTEST_SKIP() << "CPU invariants (the CUDA provider is compared below)";
   const Dims d{20, 200, 777};

@@ -26,6 +26,7 @@ void register_cpu_providers(OpRegistry& r) {
   r.add({"cpu.layer_norm", OpId::LayerNorm, DeviceType::CPU, 0, layer_norm_cpu});
   r.add({"cpu.self_attention", OpId::SelfAttention, DeviceType::CPU, 0, self_attention_cpu});
   r.add({"cpu.place_rows", OpId::PlaceRows, DeviceType::CPU, 0, place_rows_cpu});
+  r.add({"cpu.qk_norm_rope", OpId::QkNormRope, DeviceType::CPU, 0, qk_norm_rope_cpu});
 }
 
 }  // namespace music3::ops

@@ -42,6 +42,7 @@ void layer_norm_cuda(const Queue& q, const void* args);
 void self_attention_cuda(const Queue& q, const void* args);
 bool self_attention_supports(const void* args);  // head width D <= 64
 void place_rows_cuda(const Queue& q, const void* args);
+void qk_norm_rope_cuda(const Queue& q, const void* args);
 bool matmul_bt_cublaslt_supports(const void* args);  // a bias
 void matmul_bt_cublaslt_cuda(const Queue& q, const void* args);
 

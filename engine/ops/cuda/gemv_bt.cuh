@@ -239,15 +239,34 @@ int resident_blocks() {
 
 inline bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 
-// Production shape of a fast launch for R activation rows and J chunks per lane: TILE rows
-// per tile and a ring of STAGES tiles within kRingBytes<R> per block (picked from
-// scripts/gpu-perf-probe's H200 table: two blocks per multiprocessor, a smaller ring at R = 4).
-template <int R>
-constexpr int kRingBytes = (R == 4 ? 64 : 96) * 1024;
+// Production shape of a fast launch, keyed on R activation rows and J chunks per lane
+// (J = ceil(K / 2048); N only sizes the grid, min(N, multiprocessors x resident blocks)):
+// TILE rows per tile and a ring of kRingBytes per block, STAGES = ring / tile bytes (>= 2).
+// The aim is bytes in flight per multiprocessor: at the H200's 4.19 TB/s copy ceiling an SM
+// must keep ~64 KiB or more of weight reads outstanding, and a block has STAGES - 1 tiles in
+// flight while it sums one. Registers (ptxas -v, sm_90) decide how many blocks share an SM:
+//   R, J     regs     blocks/SM  TILE  ring     in flight per SM     shapes
+//   1, 1..6  40-76    2          4|2   96 KiB   2 x 40-80 KiB        depth K 4096/6144 at M = 1
+//   2, 1..3  62-80    2          4     96 KiB   2 x 48-80 KiB        LM qkv, o, gate_up, head (K 4096: 2 x 64)
+//   2, 4..5  112-122  2          2     96 KiB   2 x 40-64 KiB        K in (6144, 10240]
+//   2, 6     128-144  1          2     192 KiB  144 KiB (3 tiles)    LM down projection (K 12288)
+//   4, 1..4  64-174   2 (1 at 4) 2     64 KiB   2 x 24-56 KiB        depth's first call (M = 4)
+// The 2, 6 row: at a 96 KiB ring (2 stages) its 144 registers x 256 threads left room for one
+// block per SM, with one 48 KiB tile in flight while it summed (ncu on the H200: ~2.7 TB/s for
+// [4096, 12288]); the lone block takes the ring two blocks would share (4 stages: 128 registers,
+// one block per SM by shared memory). The tile and ring
+// change neither the sum's order (fixed by K alone) nor its bits. The rest is from
+// scripts/gpu-perf-probe's H200 table (two blocks per multiprocessor beat one with twice the
+// ring; a smaller ring at R = 4).
+template <int R, int J>
+constexpr bool kLoneBlock = R == 2 && J == 6;
+template <int R, int J>
+constexpr int kRingBytes = (kLoneBlock<R, J> ? 192 : R == 4 ? 64 : 96) * 1024;
 template <int R, int J>
 constexpr int kTileRows = R == 4 ? 2 : (R == 1 ? J <= 2 : J <= 3) ? 4 : 2;
 template <int R, int TILE, int J>
-constexpr int kStages = kRingBytes<R> / kStageBytes<TILE, J> < 2 ? 2 : kRingBytes<R> / kStageBytes<TILE, J>;
+constexpr int kStages =
+    kRingBytes<R, J> / kStageBytes<TILE, J> < 2 ? 2 : kRingBytes<R, J> / kStageBytes<TILE, J>;
 
 // One persistent launch of gemv_fast_kernel<R, J, TILE, STAGES> under PDL.
 template <int R, int J, int TILE, int STAGES, class Src>

@@ -14,7 +14,9 @@
 //    chunk: scores in shared memory (a warp per position), the max and l = sum e_p by the
 //    block's fixed reduction trees (block_reduce.cuh), bf16(e_p), one thread per d for P.V
 //    in increasing p.
-// Rows whose position is past the cache are skipped (lm_ops.h).
+// Rows whose position is past the cache are skipped (lm_ops.h). The two decode kernels launch under PDL
+// (pdl.cuh): each block waits for the earlier kernels before its first read (the position included), then
+// lets the next kernel start (the combine; after it the o-projection's GEMV, which prefetches its weights).
 #include <stdexcept>
 #include <string>
 
@@ -22,6 +24,7 @@
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
+#include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/lm_ops.h"
 
 namespace music3::ops {
@@ -55,6 +58,8 @@ __global__ void __launch_bounds__(kThreads)
                         float* __restrict__ scratch, Geometry g, float scale) {
   __shared__ float qs[kMaxGroup][kMaxDim];
   __shared__ float score[kMaxGroup][kGqaChunk];
+  pdl_wait();
+  pdl_trigger();
   const int b = static_cast<int>(blockIdx.x) / g.kv_heads, kvh = static_cast<int>(blockIdx.x) % g.kv_heads;
   const int64_t length = int64_t{pos[0]} + 1, first = int64_t{blockIdx.y} * kGqaChunk;
   if (length > g.tmax || first >= length) return;
@@ -144,6 +149,8 @@ __global__ void __launch_bounds__(kThreads) decode_combine_kernel(const float* _
   extern __shared__ float staged[];  // weight [chunks], then sum [chunks]
   __shared__ float reduce_scratch[32];
   __shared__ float total;
+  pdl_wait();
+  pdl_trigger();
   const int64_t bh = blockIdx.x, length = int64_t{pos[0]} + 1;
   if (length > g.tmax) return;
   const int64_t used = (length + kGqaChunk - 1) / kGqaChunk;
@@ -233,13 +240,12 @@ void gqa_attention_cuda(const Queue& q, const void* args) {
     const size_t staged = 2 * static_cast<size_t>(g.chunks) * sizeof(float);
     if (staged > 48 * 1024) throw std::invalid_argument("gqa_attention: " + std::to_string(g.chunks) +
                                                         " decode chunks exceed the combine kernel's shared memory");
-    decode_chunk_kernel<<<dim3(static_cast<unsigned>(g.batch * g.kv_heads), static_cast<unsigned>(g.chunks)),
-                          kThreads, 0, s>>>(a.qkv.as<const bf16>(), a.k_cache.as<bf16>(), a.v_cache.as<bf16>(), pos,
-                                            a.scratch.as<float>(), g, a.scale);
-    check_launch("gqa_attention (decode chunks)");
-    decode_combine_kernel<<<static_cast<unsigned>(g.batch * g.heads), kThreads, staged, s>>>(
-        a.scratch.as<const float>(), pos, a.out.as<bf16>(), g);
-    check_launch("gqa_attention (decode combine)");
+    launch_pdl("gqa_attention (decode chunks)", decode_chunk_kernel,
+               dim3(static_cast<unsigned>(g.batch * g.kv_heads), static_cast<unsigned>(g.chunks)), dim3(kThreads), 0,
+               s, a.qkv.as<const bf16>(), a.k_cache.as<bf16>(), a.v_cache.as<bf16>(), pos, a.scratch.as<float>(), g,
+               a.scale);
+    launch_pdl("gqa_attention (decode combine)", decode_combine_kernel, dim3(static_cast<unsigned>(g.batch * g.heads)),
+               dim3(kThreads), staged, s, a.scratch.as<const float>(), pos, a.out.as<bf16>(), g);
     return;
   }
   store_kernel<<<static_cast<unsigned>(rows), kThreads, 0, s>>>(a.qkv.as<const bf16>(), a.k_cache.as<bf16>(),

@@ -1,11 +1,13 @@
 // head_rms_norm on CUDA: one block per (row, head). ss = sum of f32(x)^2 (per-thread
 // strided partials, then the block's fixed tree); r = 1 / sqrtf(ss / D + eps); out =
 // bf16( bf16(x * r) * w ). Each thread reads its elements before the reduction and
-// writes the same elements after it, so the in-place update is safe.
+// writes the same elements after it, so the in-place update is safe. Launched under PDL (pdl.cuh): each
+// block waits for the earlier kernels before its first read, then lets the next kernel start.
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
+#include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/lm_ops.h"
 
 namespace music3::ops {
@@ -16,6 +18,8 @@ constexpr int kThreads = 128;
 __global__ void __launch_bounds__(kThreads) head_rms_norm_kernel(bf16* x, const bf16* __restrict__ w, int64_t width,
                                                                  int64_t dim, int first, int count, float eps) {
   __shared__ float scratch[32];
+  pdl_wait();
+  pdl_trigger();
   bf16* head = x + static_cast<int64_t>(blockIdx.x / count) * width + (first + blockIdx.x % count) * dim;
   float ss = 0.0f;
   for (int64_t i = threadIdx.x; i < dim; i += kThreads) {
@@ -33,9 +37,9 @@ __global__ void __launch_bounds__(kThreads) head_rms_norm_kernel(bf16* x, const 
 void head_rms_norm_cuda(const Queue& q, const void* args) {
   const auto& a = *static_cast<const HeadRmsNormArgs*>(args);
   const int64_t blocks = a.x.shape[0] * a.count;
-  head_rms_norm_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream_of(q)>>>(
-      a.x.as<bf16>(), a.w.as<const bf16>(), a.x.shape[1], a.w.shape[0], a.first, a.count, a.eps);
-  check_launch("head_rms_norm");
+  launch_pdl("head_rms_norm", head_rms_norm_kernel, dim3(static_cast<unsigned>(blocks)), dim3(kThreads), 0,
+             stream_of(q), a.x.as<bf16>(), a.w.as<const bf16>(), a.x.shape[1], a.w.shape[0], a.first, a.count,
+             a.eps);
 }
 
 }  // namespace music3::ops

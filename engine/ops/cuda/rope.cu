@@ -3,10 +3,12 @@
 // both before writing both, so the in-place rotation is race-free (rope_pair.cuh: the arithmetic, the CPU
 // provider's bits).
 // The position comes from pos[0] on the device; a row whose position is past the table
-// is left untouched.
+// is left untouched. Launched under PDL (pdl.cuh): each block waits for the earlier kernels before its first
+// read (the position included), then lets the next kernel start.
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
+#include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/cuda/rope_pair.cuh"
 #include "engine/ops/lm_ops.h"
 
@@ -18,6 +20,8 @@ constexpr int kThreads = 64;  // D/2 pairs of a 128-wide head: one pass
 __global__ void __launch_bounds__(kThreads)
     rope_kernel(bf16* x, const bf16* __restrict__ cos, const bf16* __restrict__ sin, const int32_t* __restrict__ pos,
                 int64_t width, int64_t dim, int64_t stride, int count, int batch, int64_t positions) {
+  pdl_wait();
+  pdl_trigger();
   const int64_t r = blockIdx.x / count, p = int64_t{pos[0]} + r / batch, half = dim / 2;
   if (p < 0 || p >= positions) return;
   const bf16* c = cos + p * dim;
@@ -30,10 +34,9 @@ __global__ void __launch_bounds__(kThreads)
 
 void rope_cuda(const Queue& q, const void* args) {
   const auto& a = *static_cast<const RopeArgs*>(args);
-  rope_kernel<<<static_cast<unsigned>(a.x.shape[0] * a.count), kThreads, 0, stream_of(q)>>>(
-      a.x.as<bf16>(), a.cos.as<const bf16>(), a.sin.as<const bf16>(), a.pos.as<const int32_t>(), a.x.shape[1],
-      a.cos.shape[1], a.head_dim, a.count, a.batch, a.cos.shape[0]);
-  check_launch("rope");
+  launch_pdl("rope", rope_kernel, dim3(static_cast<unsigned>(a.x.shape[0] * a.count)), dim3(kThreads), 0,
+             stream_of(q), a.x.as<bf16>(), a.cos.as<const bf16>(), a.sin.as<const bf16>(),
+             a.pos.as<const int32_t>(), a.x.shape[1], a.cos.shape[1], a.head_dim, a.count, a.batch, a.cos.shape[0]);
 }
 
 }  // namespace music3::ops

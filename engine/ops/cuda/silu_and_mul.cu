@@ -3,11 +3,14 @@
 // (IEEE division; expf is CUDA's full-precision one, within 2 ulp of e^x). With gate_second the halves swap
 // roles: g = in[m, I + i], u = in[m, i]. Rows of 8-aligned width take a vectorised path: each thread turns 8
 // consecutive outputs (16-byte loads and store) with the same per-element arithmetic.
+// Both launch under PDL (pdl.cuh): every block waits for the earlier kernels before its first read, then
+// lets the next kernel (the down projection's GEMV, which prefetches its weights) start.
 #include <cstdint>
 
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
+#include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/ops.h"
 
 namespace music3::ops {
@@ -19,6 +22,8 @@ __device__ __forceinline__ bf16 silu_mul(float g, float u) { return to_bf16(roun
 
 __global__ void silu_and_mul_kernel(const bf16* __restrict__ in, bf16* __restrict__ out, int64_t inner,
                                     int64_t total, int64_t gate_off, int64_t up_off) {
+  pdl_wait();
+  pdl_trigger();
   for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const int64_t m = idx / inner, i = idx % inner;
@@ -31,6 +36,8 @@ __global__ void silu_and_mul_kernel(const bf16* __restrict__ in, bf16* __restric
 // Eight outputs per thread; inner % 8 == 0 and 16-byte aligned rows.
 __global__ void silu_and_mul_vec8_kernel(const bf16* __restrict__ in, bf16* __restrict__ out, int64_t inner,
                                          int64_t total8, int64_t gate_off, int64_t up_off) {
+  pdl_wait();
+  pdl_trigger();
   for (int64_t v = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; v < total8;
        v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const int64_t idx = v * 8, m = idx / inner, i = idx % inner;
@@ -55,13 +62,12 @@ void silu_and_mul_cuda(const Queue& q, const void* args) {
   const bool aligned = reinterpret_cast<uintptr_t>(p.gate_up.data) % 16 == 0 &&
                        reinterpret_cast<uintptr_t>(p.out.data) % 16 == 0;
   if (inner % 8 == 0 && aligned) {
-    silu_and_mul_vec8_kernel<<<grid_for(total / 8, kThreads), kThreads, 0, stream_of(q)>>>(
-        p.gate_up.as<const bf16>(), p.out.as<bf16>(), inner, total / 8, gate_off, up_off);
+    launch_pdl("silu_and_mul", silu_and_mul_vec8_kernel, grid_for(total / 8, kThreads), dim3(kThreads), 0,
+               stream_of(q), p.gate_up.as<const bf16>(), p.out.as<bf16>(), inner, total / 8, gate_off, up_off);
   } else {
-    silu_and_mul_kernel<<<grid_for(total, kThreads), kThreads, 0, stream_of(q)>>>(
-        p.gate_up.as<const bf16>(), p.out.as<bf16>(), inner, total, gate_off, up_off);
+    launch_pdl("silu_and_mul", silu_and_mul_kernel, grid_for(total, kThreads), dim3(kThreads), 0, stream_of(q),
+               p.gate_up.as<const bf16>(), p.out.as<bf16>(), inner, total, gate_off, up_off);
   }
-  check_launch("silu_and_mul");
 }
 
 }  // namespace music3::ops

@@ -17,9 +17,8 @@ size_t sz(int64_t v) { return static_cast<size_t>(v); }
 Tensor rows(const Tensor& t, int64_t first, int64_t count) { return runtime::row_range(t, first, count); }
 
 // Every op forward() and head() call.
-constexpr ops::OpId kOps[] = {ops::OpId::RmsNorm,      ops::OpId::MatmulBT,   ops::OpId::HeadRmsNorm,
-                              ops::OpId::Rope,         ops::OpId::GqaAttention, ops::OpId::AddRmsNorm,
-                              ops::OpId::SiluAndMul};
+constexpr ops::OpId kOps[] = {ops::OpId::RmsNorm,      ops::OpId::MatmulBT,   ops::OpId::QkNormRope,
+                              ops::OpId::GqaAttention, ops::OpId::AddRmsNorm, ops::OpId::SiluAndMul};
 }  // namespace
 
 std::span<const ops::OpId> LmDeviceArm::ops() { return kOps; }
@@ -72,10 +71,8 @@ void LmDeviceArm::forward(int T) {
   for (size_t l = 0; l < layers_.size(); ++l) {
     const Layer& L = layers_[l];
     ops::matmul_bt(q_, a, L.wqkv, qkv);
-    // Per-head RMSNorm of the q heads and the k heads, then RoPE on both (q_norm/k_norm come first).
-    ops::head_rms_norm(q_, qkv, L.q_norm, 0, cfg_.heads, cfg_.eps);
-    ops::head_rms_norm(q_, qkv, L.k_norm, cfg_.heads, cfg_.kv_heads, cfg_.eps);
-    ops::rope(q_, qkv, cos_, sin_, pos_dev_, cfg_.heads + cfg_.kv_heads, 2);
+    // Per-head RMSNorm of the q heads and the k heads, then RoPE on both (q_norm/k_norm come first): one op.
+    ops::qk_norm_rope(q_, {qkv, L.q_norm, L.k_norm, cos_, sin_, pos_dev_, cfg_.heads, cfg_.kv_heads, 2, cfg_.eps});
     ops::GqaAttentionArgs ga;
     ga.qkv = qkv;
     ga.k_cache = Tensor{static_cast<bf16*>(k_cache_.data) + sz(int64_t(l) * layer_cache), DType::BF16,
