@@ -10,12 +10,11 @@ with rotary 32, vocoder 1024/1536 over 128 latent channels); tiny: the pipeline 
 (oracle_bridge/pipeline/pipeline_geometries.py), so the script is exercised on a CPU in seconds. The models are
 built on --device (full needs a GPU: about 9 G parameters) under torch.manual_seed(S + component index), the LM and
 the depth decoder stored bf16, the rest f32 (as the hub stores them); the tokenizer is the oracle's tiny trained BPE
-(every special token at its checkpoint id; the song's text is then a few hundred ids, as a real prompt is).
-modular_model_index.json names the hub repo, so the folder is relocatable. Prints the folder and its size.
+(every special token at its checkpoint id). modular_model_index.json names the hub repo, so the folder is
+relocatable (pipeline_checkpoint.py's rule; importing it pins torch's CPU code paths, reproducible_cpu.py). Prints the folder and its size.
 Exit status: 0 ok, 64 usage.
 """
 import argparse
-import json
 import os
 import pathlib
 import sys
@@ -28,6 +27,7 @@ sys.path.insert(0, str(ROOT / "oracle_bridge" / "tokenizer"))
 sys.path.insert(0, str(ROOT / "oracle_bridge" / "pipeline"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+import pipeline_checkpoint  # noqa: E402  (first: it pins torch's CPU paths before torch is imported)
 import torch  # noqa: E402
 from diffusers import (FlowMatchEulerDiscreteScheduler, MiniMaxMusic3ConditionEncoder,  # noqa: E402
                        MiniMaxMusic3RVQDepthDecoder, MiniMaxMusic3Transformer1DModel, MiniMaxMusic3Vocoder)
@@ -37,12 +37,8 @@ from transformers import Qwen3Config, Qwen3ForCausalLM  # noqa: E402
 import build_tokenizers  # noqa: E402
 import pipeline_geometries  # noqa: E402
 
-HUB_REPO = "MiniMaxAI/MiniMax-Music3"
 FULL = {
-    "language_model": dict(vocab_size=200_000, hidden_size=4096, intermediate_size=12288, num_hidden_layers=36,
-                           num_attention_heads=32, num_key_value_heads=8, head_dim=128, max_position_embeddings=10240,
-                           rms_norm_eps=1e-6, rope_parameters={"rope_theta": 1_000_000.0, "rope_type": "default"},
-                           tie_word_embeddings=False, hidden_act="silu", attention_bias=False),
+    "language_model": dict(pipeline_geometries._lm(4096, 36, 32, 8, 128, 12288), vocab_size=200_000),
     "rvq_depth_decoder": dict(hidden_size=4096, num_layers=4, num_attention_heads=16, intermediate_size=6144,
                               audio_vocab_size=1024, num_codebooks=8, max_position_embeddings=16),
     "condition_encoder": dict(condition_hidden_dim=4096, num_condition_layers=8, out_dim=2048),
@@ -50,7 +46,7 @@ FULL = {
                         attention_head_dim=64, ff_inner_dim=8192, rotary_dim=32, fourier_embedding_dim=256),
     "vocoder": dict(latent_channels=128, decoder_input_dim=1024, decoder_hidden_dim=1536,
                     upsampling_ratios=[8, 8, 4, 2], sampling_rate=44100),
-    "scheduler": dict(num_train_timesteps=1, shift=1.0, invert_sigmas=True),
+    "scheduler": dict(pipeline_geometries.SCHEDULER),
 }
 CLASSES = {"rvq_depth_decoder": MiniMaxMusic3RVQDepthDecoder, "condition_encoder": MiniMaxMusic3ConditionEncoder,
            "transformer": MiniMaxMusic3Transformer1DModel, "vocoder": MiniMaxMusic3Vocoder}
@@ -74,12 +70,7 @@ def write(out, geometry, device, seed):
     pipe.update_components(tokenizer=build_tokenizers.build_tiny(out),
                            scheduler=FlowMatchEulerDiscreteScheduler(**spec["scheduler"]), **models)
     pipe.save_pretrained(str(out), overwrite_modular_index=True)
-    index_path = out / "modular_model_index.json"
-    index = json.loads(index_path.read_text())
-    for entry in index.values():
-        if isinstance(entry, list) and len(entry) == 3 and isinstance(entry[2], dict):
-            entry[2]["pretrained_model_name_or_path"] = HUB_REPO
-    index_path.write_text(json.dumps(index, indent=2, sort_keys=True) + "\n")
+    pipeline_checkpoint._relocatable_index(out / pipeline_checkpoint.INDEX)
 
 
 def main(argv):
