@@ -31,7 +31,10 @@ inline constexpr double kLatentsMinExactFraction = 0.45;
 // generate2 over the fifteen songs (host arms, CPU). The vocoder's output is bf16, widened to f32 by the stitch, so
 // every difference is a whole number of bf16 steps: 65,536 f32 ULPs each within a binade. The bounds are the bf16
 // bands this gate had, times 65,536 (the correct worst moved with the scale, the placement with it).
-// Tightest catalogued mutations (battery at ad84327, f32 ULPs): MUTANT_NUMBERS
+// Tightest catalogued mutations (battery at ad84327, f32 ULPs): pipeline-join-stitch-streams-swapped, e2e: median
+// 393,216 on every song, mean >= 495,200 (tiny_w1_seed5), p99.9 >= 2.9e6, max_conditioned >= 7.9e6;
+// pipeline-join-windows-reversed, whole: median 393,216, mean 484,700, p99.9 2.687e6, max_conditioned 6.9e6
+// (tiny_w2_seed1/0); the window and crop length mutations change the sample count (caught exactly).
 
 // Audio from upstream's latents (vocoder host arm + stitching). Correct worst: median 0, mean 989.8
 // (tiny_qwen_w1_seed5), p99.9 131,072 (tiny_qwen_w1_seed5), max_conditioned 262,144 (tiny_w1_seed3), bit-exact
