@@ -22,7 +22,7 @@ const char* const kGenerateUsage =
     "usage: music3 generate --checkpoint DIR --prompt TEXT (--lyrics TEXT | --lyrics-file FILE) [--duration S]\n"
     "                       [--steps N] [--seed S] [--out FILE] [--format wav16|wav24|wav-float|flac] [--force]\n"
     "                       [--device cpu|cuda] [--arm auto|host|device|STAGE=ARM,...] [--teacher TRACE]\n"
-    "                       [--threads N] [--json] [--quiet]\n"
+    "                       [--threads N] [--no-overlap] [--json] [--quiet]\n"
     "  DIR: a pipeline in the diffusers hub layout (modular_model_index.json, tokenizer/, language_model/,\n"
     "  rvq_depth_decoder/, condition_encoder/, transformer/, scheduler/, vocoder/), checked whole before any work.\n"
     "  --duration S: seconds of audio asked for, min(int(S * 25), 9000) AR frames (default 60); the song ends\n"
@@ -31,7 +31,9 @@ const char* const kGenerateUsage =
     "  song.wav); an existing file is kept unless --force. --arm: one request for every stage, or per stage\n"
     "  (lm, depth, acoustic, vocoder), e.g. lm=device,acoustic=host. --teacher TRACE: a pipeline trace\n"
     "  (oracle_bridge/pipeline): its draws, tokens, codes and window noise are replayed; prompt, lyrics,\n"
-    "  duration and steps default to the trace's. --quiet: no progress line.\n";
+    "  duration and steps default to the trace's. --no-overlap: run every window's acoustic stage and vocoder\n"
+    "  after the AR loop instead of beside it (the default runs a window as soon as its 200 frames are out; both\n"
+    "  give the same file). --quiet: no progress line.\n";
 
 namespace {
 
@@ -100,6 +102,8 @@ nlohmann::json summary(const Flags& f, const pipeline::PipelineModels& m, const 
                         {"eos", g.ar.eos},
                         {"frames_per_second", g.seconds.ar > 0 ? double(g.ar.frames) / g.seconds.ar : 0.0},
                         {"windows", windows},
+                        {"overlap", g.overlapped},
+                        {"windows_during_ar", g.windows_during_ar},
                         {"steps", f.steps},
                         {"seed", teacher.empty() ? nlohmann::json(f.seed) : nlohmann::json(nullptr)},
                         {"teacher", teacher.empty() ? nlohmann::json(nullptr) : nlohmann::json(teacher)},
@@ -123,7 +127,7 @@ int generate(const std::vector<std::string>& argv) {
   Args a(argv,
          {"--checkpoint", "--prompt", "--lyrics", "--lyrics-file", "--duration", "--steps", "--seed", "--out",
           "--format", "--device", "--arm", "--teacher", "--threads"},
-         {"--force", "--json", "--quiet"});
+         {"--force", "--json", "--quiet", "--no-overlap"});
   std::unique_ptr<pipeline::PipelineTrace> teacher;
   if (auto path = a.get("--teacher")) teacher = std::make_unique<pipeline::PipelineTrace>(pipeline::read_pipeline_trace(*path));
   const Flags f = read_flags(a, teacher.get());
@@ -145,8 +149,10 @@ int generate(const std::vector<std::string>& argv) {
     progress.ar = [&](int64_t frames, int max_frames) { line.ar(frames, max_frames); };
     progress.acoustic = [&](int64_t k, int64_t n, int step, int steps) { line.acoustic(k, n, step, steps); };
     progress.vocoder = [&](int64_t k, int64_t n) { line.vocoder(k, n); };
+    progress.window = [&](int64_t k, double seconds) { line.window_done(k, seconds); };
   }
-  const pipeline::GenerateRequest request{f.prompt, f.lyrics, f.duration, f.steps, f.seed, teacher.get()};
+  pipeline::GenerateRequest request{f.prompt, f.lyrics, f.duration, f.steps, f.seed, teacher.get()};
+  request.overlap = !a.has("--no-overlap");
   pipeline::GenerateResult g;
   try {
     g = pipeline::run_generate(models, request, progress);
@@ -160,9 +166,14 @@ int generate(const std::vector<std::string>& argv) {
   t0 = std::chrono::steady_clock::now();
   io::write_audio_file(f.out, g.audio.data, 2, g.audio.samples, g.sample_rate, f.format, f.force);
   const double write_seconds = since(t0);
-  const nlohmann::json seconds = {{"load", load_seconds},       {"text", g.seconds.text},
-                                  {"ar", g.seconds.ar},         {"acoustic", g.seconds.acoustic},
-                                  {"vocoder", g.seconds.vocoder}, {"write", write_seconds},
+  const nlohmann::json seconds = {{"load", load_seconds},
+                                  {"text", g.seconds.text},
+                                  {"ar", g.seconds.ar},
+                                  {"acoustic", g.seconds.acoustic},
+                                  {"vocoder", g.seconds.vocoder},
+                                  {"first_window", g.seconds.first_window},
+                                  {"after_ar", g.seconds.after_ar},
+                                  {"write", write_seconds},
                                   {"total", since(t_start)}};
   nlohmann::json out = summary(f, models, g, seconds, a.get_or("--teacher", ""));
   out["sha256"] = io::sha256_file(f.out);

@@ -24,13 +24,18 @@ void ProgressLine::ar(int64_t frames, int64_t max_frames) {
   if (!enabled_) return;
   const double s = seconds_in_stage(0);
   const double rate = s > 0 ? double(frames) / s : 0.0;
-  char line[128];
+  char line[160];
+  int used = 0;
   if (rate > 0)
-    std::snprintf(line, sizeof line, "AR frame %lld/%lld, %.1f frames/s, ETA %.0f s", static_cast<long long>(frames),
-                  static_cast<long long>(max_frames), rate, double(max_frames - frames) / rate);
+    used = std::snprintf(line, sizeof line, "AR frame %lld/%lld, %.1f frames/s, ETA %.0f s",
+                         static_cast<long long>(frames), static_cast<long long>(max_frames), rate,
+                         double(max_frames - frames) / rate);
   else
-    std::snprintf(line, sizeof line, "AR frame %lld/%lld", static_cast<long long>(frames),
-                  static_cast<long long>(max_frames));
+    used = std::snprintf(line, sizeof line, "AR frame %lld/%lld", static_cast<long long>(frames),
+                         static_cast<long long>(max_frames));
+  if (windows_done_ > 0 && used > 0 && size_t(used) < sizeof line)
+    std::snprintf(line + used, sizeof line - size_t(used), "; %lld window(s) done, first at %.1f s",
+                  static_cast<long long>(windows_done_), first_window_seconds_);
   draw(line);
 }
 
@@ -48,6 +53,12 @@ void ProgressLine::vocoder(int64_t window, int64_t windows) {
   std::snprintf(line, sizeof line, "vocoder window %lld/%lld, %.1f s", static_cast<long long>(window + 1),
                 static_cast<long long>(windows), seconds_in_stage(2));
   draw(line);
+}
+
+void ProgressLine::window_done(int64_t window, double seconds_since_start) {
+  if (!enabled_) return;
+  if (window == 0) first_window_seconds_ = seconds_since_start;
+  windows_done_ = window + 1;
 }
 
 void ProgressLine::finish() {

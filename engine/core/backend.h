@@ -25,6 +25,9 @@ class Backend {
 
   // The stream a new queue on this device uses (nullptr: the device's only stream).
   virtual void* default_stream() { return nullptr; }
+  // A second stream, for work that runs beside the default stream's (a queue of side_queue(), queue.h): one per
+  // process, made on first use; nullptr where the device has only one stream.
+  virtual void* side_stream() { return nullptr; }
 
   // Optional graphs: record the work issued on `stream` between begin_capture and
   // end_capture once, then replay it with launch_graph. A backend without graphs

@@ -37,6 +37,13 @@ Queue queue_for(DeviceType t, int threads) {
   return fabricated_queue(t);
 }
 
+Queue side_queue(const Queue& q) {
+  Queue side = q;
+  if (q.backend)
+    if (void* s = q.backend->side_stream()) side.stream = s;
+  return side;
+}
+
 Queue queue_by_name(const std::string& device, int threads) {
   const auto t = device_type_from_name(device);
   if (!t) {

@@ -6,7 +6,9 @@
 // parallelism (0 = all cores); results never depend on it. queue_for() is the one
 // device-type -> queue mapping (CPU and CUDA queues; any other type a fabricated queue,
 // which arm selection refuses by name); queue_by_name() adds the name lookup and throws
-// std::invalid_argument naming an unknown device. Thread-safety: thread-safe.
+// std::invalid_argument naming an unknown device. side_queue(q) is q's device on its backend's second stream
+// (Backend::side_stream), for work that runs beside q's (the same queue where the backend has one stream: CPU).
+// Thread-safety: thread-safe.
 #pragma once
 #include "engine/core/backend.h"
 #include <string>
@@ -33,5 +35,6 @@ Queue cuda_queue(int ordinal = 0);
 Queue fabricated_queue(DeviceType t);
 Queue queue_for(DeviceType t, int threads = 0);
 Queue queue_by_name(const std::string& device, int threads = 0);
+Queue side_queue(const Queue& q);
 
 }  // namespace music3

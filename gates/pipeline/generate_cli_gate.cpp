@@ -9,7 +9,10 @@
 //   - the free run equals the hand-composed stages: the AR stage with draws keyed by the seed, the window loop
 //     with noise keyed by acoustic_noise_key(seed), each window through the vocoder in order, stitched at the
 //     condition encoder's hop (catches a seed not threaded, windows or streams reordered);
-//   - max_frames is upstream's min(int(S * 25), 9000) for durations that round differently.
+//   - max_frames is upstream's min(int(S * 25), 9000) for durations that round differently;
+//   - the default (overlapped) schedule and --no-overlap write one file byte for byte (a two-window song, 225
+//     frames: window 0 runs beside the AR loop), and the summary says which ran, how many windows were handed over
+//     during the AR loop (1 and 0) and the time to the first finished window (within the run's total).
 #include <gtest/gtest.h>
 #include <sndfile.h>
 #include <sys/wait.h>
@@ -17,6 +20,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "engine/cli/generate_command.h"
@@ -115,7 +120,8 @@ void check_summary_and_file(const std::string& case_name, const CliRun& r, const
     EXPECT_EQ(j.at("arms").at(stage).at("arm"), "host") << stage;
     EXPECT_EQ(j.at("arms").at(stage).at("device"), "cpu") << stage;
   }
-  for (const char* stage : {"load", "text", "ar", "acoustic", "vocoder", "write", "total"})
+  for (const char* stage :
+       {"load", "text", "ar", "acoustic", "vocoder", "first_window", "after_ar", "write", "total"})
     EXPECT_GE(j.at("seconds").at(stage).get<double>(), 0.0) << stage;
   EXPECT_TRUE(j.at("peak_device_memory").at("bytes").is_null());
   EXPECT_EQ(j.at("sha256"), io::sha256_file(out));
@@ -224,6 +230,37 @@ TEST(PipelineGenerateCli, HelpAndPerStageArms) {
   for (const auto& [stage, arm] : want.items()) EXPECT_EQ(r.summary.at("arms").at(stage).at("arm"), arm) << stage;
   const pipeline::StageArms one = pipeline::parse_stage_arms("host");
   EXPECT_EQ(one.describe(), "lm=host,depth=host,acoustic=host,vocoder=host");
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(PipelineGenerateCli, OverlapAndNoOverlapWriteOneFile) {
+  const std::string a = (scratch() / "overlap.wav").string(), b = (scratch() / "no_overlap.wav").string();
+  std::vector<std::string> args = {"--checkpoint", embedded_pipeline_folder(), "--prompt", kPrompt, "--lyrics",
+                                   kLyrics, "--duration", "9", "--steps", "2", "--seed", "7", "--json", "--quiet"};
+  std::vector<std::string> over = args, seq = args;
+  over.insert(over.end(), {"--out", a});
+  seq.insert(seq.end(), {"--out", b, "--no-overlap"});
+  const CliRun ro = run_cli(over), rs = run_cli(seq);
+  ASSERT_EQ(ro.status, 0);
+  ASSERT_EQ(rs.status, 0);
+  ASSERT_GT(ro.summary.at("frames").get<int64_t>(), 200) << "a two-window song";
+  EXPECT_EQ(ro.summary.at("overlap"), true);
+  EXPECT_EQ(rs.summary.at("overlap"), false);
+  EXPECT_EQ(ro.summary.at("windows_during_ar"), 1);
+  EXPECT_EQ(rs.summary.at("windows_during_ar"), 0);
+  for (const CliRun* r : {&ro, &rs}) {
+    const double first = r->summary.at("seconds").at("first_window").get<double>();
+    EXPECT_GT(first, 0.0);
+    EXPECT_LE(first, r->summary.at("seconds").at("total").get<double>());
+  }
+  const bool same = file_bytes(a) == file_bytes(b);
+  record(kGate, "overlap_vs_sequential", "files_differ", same ? 0.0 : 1.0, 0);
+  EXPECT_TRUE(same) << "the overlapped and the sequential schedule wrote different files";
+  EXPECT_EQ(ro.summary.at("sha256"), rs.summary.at("sha256"));
 }
 
 TEST(PipelineGenerateCli, DurationToFrames) {

@@ -1,7 +1,7 @@
 """Writes every tiny pipeline and every song's trace of the pipeline oracle, and checks them against the committed
 manifest.
 
-  generate.py OUT_DIR [--write-manifest] [--checkpoints-only]
+  generate.py OUT_DIR --tiktoken PATH [--write-manifest] [--checkpoints-only]
 
 Contract: OUT_DIR/pipelines/<geometry>/ (pipeline_checkpoint.py: the hub layout, written by upstream's
 save_pretrained) for every geometry of pipeline_geometries.py, and OUT_DIR/traces/<case>.safetensors
@@ -12,7 +12,9 @@ oracle_bridge/goldens/pipeline/manifest.json (exit 1 naming every file that diff
 reproducible_cpu's pins the bytes do not depend on the machine, so a regeneration is byte-identical or fails here.
 --write-manifest rewrites the manifest instead (after an intended change), recording the versions, geometries,
 cases, the perturbed parameters per component, per-trace metadata and the producer (provenance, never compared).
-Exit status: 0 ok, 1 mismatch or self-check failure, 2 pin violation, 64 usage.
+--tiktoken: dashscope==2.0.2's qwen.tiktoken (scripts/install-deps downloads it to .downloads/), the real
+vocabulary of the tiny_qwen geometry; a missing file exits 2 naming it.
+Exit status: 0 ok, 1 mismatch or self-check failure, 2 pin violation or no tiktoken file, 64 usage.
 """
 import os
 import pathlib
@@ -46,13 +48,14 @@ import pipeline_trace  # noqa: E402
 MANIFEST = HERE.parent / "goldens" / "pipeline" / "manifest.json"
 
 
-def generate(outdir, checkpoints_only):
+def generate(outdir, checkpoints_only, tiktoken):
     outdir = pathlib.Path(outdir).resolve()
     for sub in ("pipelines", "traces"):
         shutil.rmtree(outdir / sub, ignore_errors=True)
     written, perturbed, traces = [], {}, {}
     for geometry in pipeline_geometries.GEOMETRIES:
-        root, perturbed[geometry] = pipeline_checkpoint.write_pipeline(geometry, outdir / "pipelines" / geometry)
+        root, perturbed[geometry] = pipeline_checkpoint.write_pipeline(geometry, outdir / "pipelines" / geometry,
+                                                                        tiktoken)
         written += sorted(p for p in root.rglob("*") if p.is_file())
     if not checkpoints_only:
         for name, geometry, *_ in pipeline_geometries.CASES:
@@ -77,11 +80,20 @@ def build_manifest(outdir, written, perturbed, traces):
 
 
 def main(argv):
-    flags = {a for a in argv[1:] if a.startswith("--")}
-    args = [a for a in argv[1:] if not a.startswith("--")]
-    if len(args) != 1 or not flags <= {"--write-manifest", "--checkpoints-only"}:
-        print(f"usage: {argv[0]} OUT_DIR [--write-manifest] [--checkpoints-only]", file=sys.stderr)
+    rest = list(argv[1:])
+    tiktoken = None
+    if "--tiktoken" in rest:
+        at = rest.index("--tiktoken")
+        tiktoken = rest[at + 1] if at + 1 < len(rest) else None
+        del rest[at:at + 2]
+    flags = {a for a in rest if a.startswith("--")}
+    args = [a for a in rest if not a.startswith("--")]
+    if len(args) != 1 or not tiktoken or not flags <= {"--write-manifest", "--checkpoints-only"}:
+        print(f"usage: {argv[0]} OUT_DIR --tiktoken PATH [--write-manifest] [--checkpoints-only]", file=sys.stderr)
         return 64
+    if not pathlib.Path(tiktoken).is_file():
+        print(f"generate.py: {tiktoken}: no such file (scripts/install-deps downloads qwen.tiktoken)", file=sys.stderr)
+        return 2
     if "--write-manifest" in flags and "--checkpoints-only" in flags:
         print("generate.py: --write-manifest needs the traces too", file=sys.stderr)
         return 64
@@ -90,7 +102,7 @@ def main(argv):
     warnings.filterwarnings("ignore", category=FutureWarning)
     started = time.monotonic()
     try:
-        outdir, written, perturbed, traces = generate(args[0], "--checkpoints-only" in flags)
+        outdir, written, perturbed, traces = generate(args[0], "--checkpoints-only" in flags, tiktoken)
     except pipeline_trace.TraceSelfCheckError as error:
         print(f"generate.py: trace self-check failed: {error}", file=sys.stderr)
         return 1

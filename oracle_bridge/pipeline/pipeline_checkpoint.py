@@ -1,6 +1,6 @@
 """Writes a complete tiny MiniMax-Music3 pipeline in the diffusers hub layout with the real upstream classes.
 
-Usage: pipeline_checkpoint.py GEOMETRY OUTDIR  ->  OUTDIR/{modular_model_index.json, language_model/, tokenizer/,
+Usage: pipeline_checkpoint.py GEOMETRY OUTDIR [QWEN_TIKTOKEN]  ->  OUTDIR/{modular_model_index.json, language_model/, tokenizer/,
 rvq_depth_decoder/, condition_encoder/, transformer/, vocoder/, scheduler/}
 
 Contract: each model is built by upstream (transformers' Qwen3ForCausalLM, the diffusers MiniMax-Music3 classes)
@@ -12,7 +12,9 @@ upstream's own initialisation; then
   - lm_head is redrawn N(0, (2/sqrt(hidden))^2) and the depth heads scaled by 3, so sampling is peaked enough that
     the top-50 filters and the multinomial both matter (upstream's 0.02-std init samples nearly uniformly).
 The LM and the depth decoder are stored bf16 (as the hub stores them), the rest f32 (as the hub does). The
-tokenizer is oracle_bridge/tokenizer's tiny trained BPE (every special token at its checkpoint id). The modular
+tokenizer is oracle_bridge/tokenizer's tiny trained BPE (every special token at its checkpoint id), or for a
+geometry pipeline_geometries.TOKENIZERS marks "qwen" the real Qwen base vocabulary built from `tiktoken`
+(dashscope's qwen.tiktoken, checked by its sha256). The modular
 pipeline (MiniMaxMusic3Blocks().init_pipeline()) takes the components by update_components() and writes the folder
 with its own save_pretrained; modular_model_index.json's loading specs then name the hub repo
 "MiniMaxAI/MiniMax-Music3" (as the hub's index does) instead of the absolute save path, so the folder is
@@ -93,10 +95,13 @@ def _relocatable_index(path):
     path.write_text(json.dumps(index, indent=2, sort_keys=True) + "\n")
 
 
-def write_pipeline(geometry, outdir):
+def write_pipeline(geometry, outdir, tiktoken=None):
     outdir = pathlib.Path(outdir)
     models, perturbed = build_components(geometry)
-    tokenizer = build_tokenizers.build_tiny(outdir)
+    if pipeline_geometries.TOKENIZERS.get(geometry) == "qwen":
+        tokenizer = build_tokenizers.build_qwen(tiktoken, outdir)
+    else:
+        tokenizer = build_tokenizers.build_tiny(outdir)
     scheduler = FlowMatchEulerDiscreteScheduler(**pipeline_geometries.GEOMETRIES[geometry]["scheduler"])
     pipe = MiniMaxMusic3Blocks().init_pipeline()
     pipe.update_components(tokenizer=tokenizer, scheduler=scheduler, **models)
@@ -106,11 +111,11 @@ def write_pipeline(geometry, outdir):
 
 
 def main(argv):
-    if len(argv) != 3 or argv[1] not in pipeline_geometries.GEOMETRIES:
-        print(f"usage: {argv[0]} GEOMETRY OUTDIR  (GEOMETRY one of {', '.join(pipeline_geometries.GEOMETRIES)})",
-              file=sys.stderr)
+    if len(argv) not in (3, 4) or argv[1] not in pipeline_geometries.GEOMETRIES:
+        print(f"usage: {argv[0]} GEOMETRY OUTDIR [QWEN_TIKTOKEN]  (GEOMETRY one of "
+              f"{', '.join(pipeline_geometries.GEOMETRIES)})", file=sys.stderr)
         return 64
-    outdir, perturbed = write_pipeline(argv[1], argv[2])
+    outdir, perturbed = write_pipeline(argv[1], argv[2], argv[3] if len(argv) == 4 else None)
     print(outdir, json.dumps(perturbed, indent=1))
     return 0
 

@@ -53,6 +53,12 @@ GEOMETRIES = {
     },
 }
 
+# The tiny weights (the same seeds, so the same bytes) with the real Qwen base vocabulary as the tokenizer
+# (oracle_bridge/tokenizer's build_qwen over dashscope's qwen.tiktoken): the prompt and lyrics reach the LM as the
+# release's tokenizer splits them. TOKENIZERS names each geometry's tokenizer (default: the tiny trained BPE).
+GEOMETRIES["tiny_qwen"] = GEOMETRIES["tiny"]
+TOKENIZERS = {"tiny_qwen": "qwen"}
+
 EMBEDDED = "tiny"
 WEIGHTS_SEED = 0
 W1_DURATION, W2_DURATION = 2.0, 8.4
@@ -61,9 +67,11 @@ W1_DURATION, W2_DURATION = 2.0, 8.4
 # songs, prompt_text(seed), under two sampling seeds) and two of the two-window song on the embedded pipeline, one
 # two-window song on the odd geometry: each seed is another token and code path through the AR band and other
 # noise; nine songs is what the fixture's time budget holds, the component gates carry six weight seeds each.
+# Six one-window songs on tiny_qwen (12 steps) put the real vocabulary's prompt ids through the whole pipeline.
 CASES = [(f"tiny_w1_seed{s}", "tiny", s, W1_DURATION, 30) for s in range(6)] + \
         [(f"tiny_w2_seed{s}", "tiny", s, W2_DURATION, 12) for s in range(2)] + \
-        [("odd_w2_seed0", "odd", 0, W2_DURATION, 12)]
+        [("odd_w2_seed0", "odd", 0, W2_DURATION, 12)] + \
+        [(f"tiny_qwen_w1_seed{s}", "tiny_qwen", s, W1_DURATION, 12) for s in range(6)]
 
 PROMPTS = [
     "a bright synth pop song with warm female vocals",

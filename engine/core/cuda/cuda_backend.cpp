@@ -32,6 +32,12 @@ cudaMemcpyKind to_cuda(CopyKind k) {
   return cudaMemcpyDefault;
 }
 
+cudaStream_t make_stream() {
+  cudaStream_t st = nullptr;
+  check_cuda(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  return st;
+}
+
 class CudaBackend final : public Backend {
  public:
   DeviceType type() const override { return DeviceType::CUDA; }
@@ -59,11 +65,11 @@ class CudaBackend final : public Backend {
   // One non-blocking stream for the process's CUDA queues: graphs cannot be
   // captured on the legacy default stream.
   void* default_stream() override {
-    static cudaStream_t s = [] {
-      cudaStream_t st = nullptr;
-      check_cuda(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
-      return st;
-    }();
+    static cudaStream_t s = make_stream();
+    return s;
+  }
+  void* side_stream() override {
+    static cudaStream_t s = make_stream();
     return s;
   }
   bool supports_graphs() const override { return true; }

@@ -1,9 +1,10 @@
 #include "engine/ops/cuda/cublas_handle.h"
 
-#include <array>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "engine/core/cuda/cuda_backend.h"
 
@@ -24,10 +25,12 @@ struct LtHandle {
   void* workspace = nullptr;
 };
 
+using HandleKey = std::pair<int, cudaStream_t>;  // (device, stream)
+
 struct HandleTable {
   std::mutex mu;
-  std::array<cublasHandle_t, kMaxDevices> handles{};
-  std::array<LtHandle, kMaxDevices> lt{};
+  std::map<HandleKey, cublasHandle_t> handles;
+  std::map<HandleKey, LtHandle> lt;
 };
 
 HandleTable& table() {
@@ -85,17 +88,17 @@ void with_cublas(cudaStream_t stream, const std::function<void(cublasHandle_t)>&
   const int device = current_device();
   HandleTable& t = table();
   std::lock_guard lock(t.mu);
-  cublasHandle_t& h = t.handles[static_cast<size_t>(device)];
+  cublasHandle_t& h = t.handles[{device, stream}];
   if (!h) h = outside_capture(configure_handle);
   check_cublas(cublasSetStream(h, stream), "cublasSetStream");
   fn(h);
 }
 
-void with_cublaslt(const std::function<void(cublasLtHandle_t, void*, size_t)>& fn) {
+void with_cublaslt(cudaStream_t stream, const std::function<void(cublasLtHandle_t, void*, size_t)>& fn) {
   const int device = current_device();
   HandleTable& t = table();
   std::lock_guard lock(t.mu);
-  LtHandle& lt = t.lt[static_cast<size_t>(device)];
+  LtHandle& lt = t.lt[{device, stream}];
   if (!lt.handle) lt = outside_capture(configure_lt);
   fn(lt.handle, lt.workspace, kWorkspaceBytes);
 }

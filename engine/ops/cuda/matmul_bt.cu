@@ -78,7 +78,7 @@ void gemm_cublaslt(const MatmulBTArgs& p, cudaStream_t stream) {
     check_cublas(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, uint64_t(k), uint64_t(m), k), what);
     check_cublas(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, uint64_t(n), uint64_t(m), n), what);
     const float alpha = 1.0f, beta = 0.0f;
-    with_cublaslt([&](cublasLtHandle_t h, void* workspace, size_t bytes) {
+    with_cublaslt(stream, [&](cublasLtHandle_t h, void* workspace, size_t bytes) {
       check_cublas(cublasLtMatmulPreferenceCreate(&pref), what);
       check_cublas(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &bytes,
                                                         sizeof bytes),

@@ -11,7 +11,12 @@
 // Errors: AcousticError with a kind: "geometry" (the arms disagree on channels, or frame_width is not positive),
 // "arm_output" (an arm returned a tensor of the wrong size), plus NoiseError from the noise source and
 // std::invalid_argument for no frames or steps < 1. The DiT is called 2·N times per window (forwards()).
-// Thread-safety: one run at a time per pair of arms.
+// AcousticWindowLoop is that loop one window at a time, in window order (the carry passes between calls): what
+// run_acoustic() drives over window_starts(F), and what `music3 generate` feeds while the AR stage still runs
+// (engine/models/music3/pipeline/window_worker.h). run_window(start, hiddens, n, windows) runs the next window
+// over the n frames at `hiddens` ([n][frame_width], the caller's copy of frames [start, start + n)); `windows` is
+// only passed to the progress callback.
+// Thread-safety: one run (one loop) at a time per pair of arms; the loop itself is single-threaded.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -51,6 +56,28 @@ struct AcousticWindow {
 struct AcousticResult {
   int64_t channels = 0;
   std::vector<AcousticWindow> windows;
+};
+
+class AcousticWindowLoop {
+ public:
+  AcousticWindowLoop(ConditionEncoderArm& encoder, DitArm& dit, int64_t frame_width, const NoiseSource& noise,
+                     AcousticOptions options);
+  AcousticWindow run_window(int64_t start, const bf16* hiddens, int64_t n, int64_t windows);
+  int64_t channels() const { return channels_; }
+  int64_t windows_done() const { return next_; }
+
+ private:
+  ConditionEncoderArm& encoder_;
+  DitArm& dit_;
+  const NoiseSource& noise_;
+  AcousticOptions options_;
+  std::vector<float> sigmas_;
+  int64_t channels_ = 0, cond_channels_ = 0, next_ = 0;
+  struct Carry {
+    int64_t length = 0;           // carried latent columns (none before the first window)
+    std::vector<bf16> latents;    // [channels][length]
+    std::vector<bf16> condition;  // [length][cond_channels]
+  } carry_;
 };
 
 AcousticResult run_acoustic(ConditionEncoderArm& encoder, DitArm& dit, const bf16* frame_hiddens, int64_t frames,

@@ -16,6 +16,8 @@ std::vector<int64_t> window_starts(int64_t frames) {
 
 int64_t window_frames(int64_t start, int64_t frames) { return std::min(start + kWindowFrames, frames) - start; }
 
+int64_t frames_until_final(int64_t start) { return start + kWindowFrames; }
+
 int64_t latent_length(int64_t frames) {
   const double latents = double(frames) * 44100.0 / 24000.0 * 960.0 / 512.0;
   return std::max<int64_t>(1, static_cast<int64_t>(latents));

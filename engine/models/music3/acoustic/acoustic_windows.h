@@ -4,6 +4,14 @@
 // Contract:
 // - window_starts(F): [0] if F <= 200, else 0, 100, ... below F - 100. F < 1 throws std::invalid_argument.
 //   Window k covers frames [start, min(start + 200, F)).
+// - frames_until_final(start): the frames the AR stage must have emitted before the window at `start` (a multiple
+//   of 100) is final, i.e. before it is a window of window_starts(F) with window_frames(start, F) = 200 for every
+//   final frame count F >= the frames emitted: start + 200. Proof: for F >= start + 200, start < F - 100 and
+//   (F > 200, or start = 0), so start is in window_starts(F), and min(start + 200, F) - start = 200; with fewer
+//   frames emitted, an <|audio_end|> at the next iteration makes F the frames emitted, where that window is
+//   shorter (F - start < 200) or absent (F <= start + 100, start > 0). So a window can be run while the AR stage
+//   goes on exactly when frames_until_final(start) frames are out; the windows run that way are a prefix of
+//   window_starts(F) (gates/pipeline/overlap_gate.cpp checks both directions exhaustively for F <= 2400).
 // - latent_length(n): max(1, int(n * 44100 / 24000 * 960 / 512)), evaluated left to right in f64 as Python does.
 // - overlap_length(carried, L): min(carried, L) when a previous window carried latents, else 0.
 // - carry_span(L): [a, b) with a = max(0, L - 344), b = max(a, L - 172): the latents and condition rows the
@@ -34,6 +42,7 @@ struct Span {
 
 std::vector<int64_t> window_starts(int64_t frames);
 int64_t window_frames(int64_t start, int64_t frames);
+int64_t frames_until_final(int64_t start);
 int64_t latent_length(int64_t frames);
 int64_t overlap_length(int64_t carried, int64_t length);
 Span carry_span(int64_t length);

@@ -131,6 +131,7 @@ ArResult run_ar(const ArModels& m, const int32_t* text_ids, int prompt, const Ar
       append(r.frame_hiddens, fr.hidden.data(), fr.hidden.size());
       ++r.frames;
       if (o.progress) o.progress(r.frames, r.iterations);
+      if (o.frames_out) o.frames_out(r.frame_hiddens.data(), r.frames);
       if (r.frames == o.max_frames) break;  // before the feedback
     }
     if (o.teacher) std::memcpy(fed_codes.data(), o.teacher->codes + d * C, size_t(C) * sizeof(int32_t));

@@ -80,6 +80,9 @@ struct ArOptions {
   ArDraws draws;
   const ArTeacher* teacher = nullptr;
   std::function<void(int64_t frames, int64_t iterations)> progress;  // after every iteration
+  // After every emitted frame: the frame hiddens so far, [frames, 8H], final (never rewritten); the pointer is
+  // valid during the call only (the buffer grows).
+  std::function<void(const bf16* frame_hiddens, int64_t frames)> frames_out;
 };
 
 struct ArModels {

@@ -1,9 +1,11 @@
 #include "engine/models/music3/pipeline/generate_run.h"
 
 #include <chrono>
-#include <cmath>
 
+#include "engine/models/music3/acoustic/acoustic_windows.h"
+#include "engine/models/music3/pipeline/window_schedule.h"
 #include "engine/models/music3/tokenizer/prompt_ids.h"
+#include "engine/runtime/serial_worker.h"
 
 namespace music3::pipeline {
 
@@ -25,8 +27,8 @@ std::vector<int32_t> text_ids(PipelineModels& m, const GenerateRequest& r, int* 
   return out;
 }
 
-ar::ArResult run_ar_stage(PipelineModels& m, const GenerateRequest& r, const GenerateResult& g,
-                          const GenerateProgress& p) {
+ar::ArResult run_ar_stage(PipelineModels& m, const GenerateRequest& r, const GenerateResult& g, ProgressRelay& relay,
+                          WindowFeed* feed) {
   ar::ArOptions opts;
   opts.max_frames = g.max_frames;
   opts.draws.seed = r.seed;
@@ -42,7 +44,8 @@ ar::ArResult run_ar_stage(PipelineModels& m, const GenerateRequest& r, const Gen
     teacher = {t->tokens.data(), t->iterations, t->codes.data(), t->depth_frames};
     opts.teacher = &teacher;
   }
-  if (p.ar) opts.progress = [&](int64_t frames, int64_t) { p.ar(frames, g.max_frames); };
+  opts.progress = [&](int64_t frames, int64_t) { relay.ar(frames, g.max_frames); };
+  if (feed) opts.frames_out = [feed](const bf16* hiddens, int64_t frames) { feed->frames_out(hiddens, frames); };
   ar::ArResult out = m.ar().run(g.text_ids.data(), g.prompt_tokens, opts, r.ar_trace);
   if (out.nonfinite_logits)
     throw GenerateError("nonfinite", "the AR stage met " + std::to_string(out.nonfinite_logits) +
@@ -55,34 +58,6 @@ acoustic::NoiseSource noise_for(const GenerateRequest& r) {
   std::vector<std::vector<bf16>> windows;
   for (const TraceWindow& w : r.teacher->windows) windows.push_back(w.noise);
   return acoustic::NoiseSource::recorded(std::move(windows));
-}
-
-acoustic::AcousticResult run_acoustic_stage(PipelineModels& m, const GenerateRequest& r, const ar::ArResult& a,
-                                            const GenerateProgress& p) {
-  acoustic::AcousticOptions opts;
-  opts.steps = r.steps;
-  opts.progress = p.acoustic;
-  const int64_t width = 8 * int64_t(m.ar().lm_config().hidden);
-  acoustic::AcousticResult out =
-      acoustic::run_acoustic(m.encoder(), m.dit(), a.frame_hiddens.data(), a.frames, width, noise_for(r), opts);
-  for (const auto& w : out.windows)
-    for (bf16 v : w.latents)
-      if (!std::isfinite(to_f32(v)))
-        throw GenerateError("nonfinite", "the acoustic stage's window at frame " + std::to_string(w.start) +
-                                             " holds non-finite latents; nothing was decoded");
-  return out;
-}
-
-vocoder::StereoAudio run_vocoder_stage(PipelineModels& m, const acoustic::AcousticResult& a,
-                                       const GenerateProgress& p) {
-  std::vector<vocoder::Waveform> waves;
-  const int64_t windows = int64_t(a.windows.size());
-  for (int64_t k = 0; k < windows; ++k) {
-    const acoustic::AcousticWindow& w = a.windows[size_t(k)];
-    waves.push_back(m.vocoder().decode(w.latents.data(), w.length));
-    if (p.vocoder) p.vocoder(k, windows);
-  }
-  return vocoder::stitch(waves, m.checkpoint().condition.output_hop);
 }
 
 }  // namespace
@@ -102,18 +77,34 @@ GenerateResult run_generate(PipelineModels& m, const GenerateRequest& r, const G
   GenerateResult g;
   g.max_frames = ar::max_frames_for(r.duration);
   g.sample_rate = m.checkpoint().vocoder.sampling_rate;
-  auto t0 = std::chrono::steady_clock::now();
+  g.overlapped = r.overlap;
+  const auto t_run = std::chrono::steady_clock::now();
   g.text_ids = text_ids(m, r, &g.prompt_tokens);
-  g.seconds.text = seconds_since(t0);
-  t0 = std::chrono::steady_clock::now();
-  g.ar = run_ar_stage(m, r, g, p);
+  g.seconds.text = seconds_since(t_run);
+
+  ProgressRelay relay(p);
+  const acoustic::NoiseSource noise = noise_for(r);
+  WindowStages stages(m, noise, r.steps, relay, t_run);
+  const int64_t width = 8 * int64_t(m.ar().lm_config().hidden);
+  const int64_t planned = int64_t(acoustic::window_starts(g.max_frames).size());
+  runtime::SerialWorker worker;  // after `stages`: joined before the stages its tasks run go away
+  WindowFeed feed(stages, r.overlap ? &worker : nullptr, width, planned);
+
+  auto t0 = std::chrono::steady_clock::now();
+  relay.set_ar_running(r.overlap);
+  g.ar = run_ar_stage(m, r, g, relay, r.overlap ? &feed : nullptr);
+  relay.set_ar_running(false);
   g.seconds.ar = seconds_since(t0);
+  g.windows_during_ar = feed.handed_before_rest();
   t0 = std::chrono::steady_clock::now();
-  g.acoustic = run_acoustic_stage(m, r, g.ar, p);
-  g.seconds.acoustic = seconds_since(t0);
-  t0 = std::chrono::steady_clock::now();
-  g.audio = run_vocoder_stage(m, g.acoustic, p);
-  g.seconds.vocoder = seconds_since(t0);
+  feed.rest(g.ar.frame_hiddens.data(), g.ar.frames);
+  worker.finish();
+  g.seconds.after_ar = seconds_since(t0);
+  g.seconds.acoustic = stages.acoustic_seconds;
+  g.seconds.vocoder = stages.vocoder_seconds;
+  g.seconds.first_window = stages.first_window_seconds;
+  g.acoustic = std::move(stages.acoustic);
+  g.audio = vocoder::stitch(stages.waves, m.checkpoint().condition.output_hop);
   return g;
 }
 

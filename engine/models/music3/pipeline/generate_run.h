@@ -4,14 +4,20 @@
 // Euler steps per 200-frame window) and the vocoder with upstream's stitching (vocoder/vocoder_stitch.h, hop =
 // the condition encoder's output hop).
 // Contract: run_generate() runs the stages in that order, each on the previous stage's output, and returns every
-// stage's output and its wall time. Randomness: without a teacher, the AR draws are keyed by `seed` and each
-// window's noise by acoustic_noise_key(seed) (the noise's Philox counters have the depth draws' layout, so the
-// same key would reuse their bits); with a teacher (a pipeline trace, pipeline_trace.h) the trace's LM and depth
-// draws are replayed, its tokens and codes fed back and its window noise injected, so the result is comparable
-// with upstream's stage by stage; the prompt ids must then equal the trace's text_ids (GenerateError "teacher").
+// stage's output and its wall time. The windows (acoustic stage, then the vocoder's decode) run on the schedule
+// `overlap` picks (window_schedule.h): overlapped, a window final before the AR loop ends runs on a worker thread
+// beside it (the default); sequential, after it. Both give the same result bit for bit; the acoustic and vocoder
+// seconds are then the windows' own time (summed), `first_window` the time from the start of the run to the first
+// window's decoded audio and `after_ar` from the end of the AR loop to the last window's. Randomness: without a
+// teacher, the AR draws are keyed by `seed` and each window's noise by acoustic_noise_key(seed) (the noise's Philox
+// counters have the depth draws' layout, so the same key would reuse their bits); with a teacher (a pipeline trace,
+// pipeline_trace.h) the trace's LM and depth draws are replayed, its tokens and codes fed back and its window noise
+// injected, so the result is comparable with upstream's stage by stage; the prompt ids must then equal the trace's
+// text_ids (GenerateError "teacher").
 // Errors: GenerateError with a kind ("teacher", "nonfinite": the stage that met non-finite values, nothing
 // decoded after it), and what each stage throws (ArError, AcousticError, NoiseError, tokenizer errors), named.
-// Progress callbacks are called on the calling thread. Thread-safety: one run at a time per PipelineModels.
+// Progress callbacks are called one at a time, from the calling thread or the window worker's; while the AR loop
+// runs beside the windows, only `ar` and `window` are called. Thread-safety: one run at a time per PipelineModels.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -43,16 +49,18 @@ struct GenerateRequest {
   uint64_t seed = 0;
   const PipelineTrace* teacher = nullptr;
   ar::ArTrace* ar_trace = nullptr;  // when given, the AR stage's intermediates (ar_loop.h) land here (the gates)
+  bool overlap = true;              // the windows' schedule: overlapped with the AR loop, or after it
 };
 
 struct GenerateProgress {
   std::function<void(int64_t frames, int max_frames)> ar;                            // after every AR iteration
   std::function<void(int64_t window, int64_t windows, int step, int steps)> acoustic;  // after every Euler step
   std::function<void(int64_t window, int64_t windows)> vocoder;                      // after every decoded window
+  std::function<void(int64_t window, double seconds)> window;  // a finished window, seconds since the run began
 };
 
 struct StageSeconds {
-  double text = 0, ar = 0, acoustic = 0, vocoder = 0;
+  double text = 0, ar = 0, acoustic = 0, vocoder = 0, first_window = 0, after_ar = 0;
 };
 
 struct GenerateResult {
@@ -62,6 +70,8 @@ struct GenerateResult {
   acoustic::AcousticResult acoustic;
   vocoder::StereoAudio audio;  // [2][samples], clamped to [-1, 1]
   int sample_rate = 0;
+  bool overlapped = false;        // the schedule that ran
+  int64_t windows_during_ar = 0;  // windows handed over while the AR loop ran (0 when sequential)
   StageSeconds seconds;
 };
 

@@ -12,7 +12,7 @@
 namespace music3::pipeline {
 
 PipelineModels::PipelineModels(const std::filesystem::path& root, const Queue& q, const StageArms& arms)
-    : checkpoint_(read_pipeline_checkpoint(root)), queue_(q) {
+    : checkpoint_(read_pipeline_checkpoint(root)), queue_(q), side_queue_(side_queue(q)) {
   vocoder::choose_vocoder_arm(q, arms.vocoder);  // refuses by name before any weight is read
   tokenizer_ = std::make_unique<tokenizer::Qwen2Tokenizer>(
       tokenizer::Qwen2Tokenizer::from_folder(checkpoint_.component_dir("tokenizer")));
@@ -27,9 +27,9 @@ PipelineModels::PipelineModels(const std::filesystem::path& root, const Queue& q
   vocoder_weights_ = vocoder::load_vocoder_checkpoint(dir, &vocoder_report);
   ar_ = std::make_unique<ar::ArStage>(std::move(lm_weights), depth::load_depth_checkpoint(dir), q, arms.lm,
                                       arms.depth);
-  encoder_ = acoustic::make_condition_encoder_arm(encoder_weights_, q, arms.acoustic, encoder_instruments_);
-  dit_ = acoustic::make_dit_arm(dit_weights_, q, arms.acoustic, dit_instruments_);
-  vocoder_ = vocoder::make_vocoder_arm(vocoder_weights_, q, arms.vocoder);
+  encoder_ = acoustic::make_condition_encoder_arm(encoder_weights_, side_queue_, arms.acoustic, encoder_instruments_);
+  dit_ = acoustic::make_dit_arm(dit_weights_, side_queue_, arms.acoustic, dit_instruments_);
+  vocoder_ = vocoder::make_vocoder_arm(vocoder_weights_, side_queue_, arms.vocoder);
   weights_sha256_ = {{"language_model", lm_report.sha256},
                      {"condition_encoder", encoder_report.weights_sha256},
                      {"transformer", dit_report.weights_sha256},

@@ -1,4 +1,10 @@
-// Every model of a pipeline checkpoint loaded and every arm selected, on one queue: what `music3 generate` runs.
+// Every model of a pipeline checkpoint loaded and every arm selected on one device: what `music3 generate` runs.
+// The tokenizer, LM and depth stage use the queue given; the condition encoder, DiT and vocoder its side queue
+// (core/queue.h side_queue: on CUDA a second stream), so a window's acoustic stage can run beside the AR loop
+// (window_schedule.h). Cross-stream safety: during the overlap the AR loop's arms take nothing from the shared
+// device pool (the LM's sequence buffers are taken at prefill, before any window is handed over; the rest is
+// resident), so a block the windows' arms release is never reused on the other stream while queued work may
+// still touch it; cuBLAS handles and workspaces are per stream (ops/cuda/cublas_handle.h).
 // Contract: the constructor reads and checks the checkpoint first (read_pipeline_checkpoint: the layout, every
 // component's config and the coupling rules, refused by name with PipelineRefused), refuses an impossible vocoder
 // arm before any weight is read (ArmRefused), then loads the tokenizer and every component's weights (each loader
@@ -44,7 +50,7 @@ class PipelineModels {
 
  private:
   PipelineCheckpoint checkpoint_;
-  Queue queue_;
+  Queue queue_, side_queue_;
   std::unique_ptr<tokenizer::Qwen2Tokenizer> tokenizer_;
   std::unique_ptr<ar::ArStage> ar_;
   acoustic::ConditionEncoderWeights encoder_weights_;
