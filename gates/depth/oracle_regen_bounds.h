@@ -12,7 +12,7 @@
 // references over 55 of the 90 case outputs, mostly sample_probs outside the top-k) was measured at 5bc67cd on this
 // CPU (AMD EPYC, AVX2): zero_max 0 on all 90 outputs pinned and unpinned (the bridge-onednn-reenabled copy); the
 // catalogued bridge mutations give cfg 1.4: 2.35 .. 117 (every sample_probs >= 3.02), final norm dropped: 0.0113 ..
-// 92.3 (its small cases caught by p99.9), top-k 49: 0 (caught by the mean). Recipe: an unpinned or mutated copy
+// 92.3, top-k 49: 0 (both caught on their other statistics: the gate fails 397 and 24 assertions). Recipe: an unpinned or mutated copy
 // of oracle_bridge regenerated (generate_all.py) and judged with MUSIC3_ORACLE_REGEN_DIR, --gtest_filter=*Outputs*.
 #pragma once
 #include "gates/lib/gate_record.h"
