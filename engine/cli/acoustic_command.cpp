@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/cli/args.h"
+#include "engine/cli/cli_file_inputs.h"
 #include "engine/cli/command.h"
 #include "engine/cli/device_flags.h"
 #include "engine/core/exit_code.h"
@@ -33,29 +34,9 @@ const char* const kAcousticUsage =
 
 namespace {
 
-// A [rows, cols] or [1, rows, cols] BF16 tensor, checked finite.
-std::vector<bf16> read_matrix(const io::SafetensorsFile& f, const std::string& name, int64_t* rows, int64_t* cols) {
-  const Tensor t = f.tensor(name);
-  const bool batched = t.shape.rank == 3 && t.shape[0] == 1;
-  if (t.dtype != DType::BF16 || !(batched || t.shape.rank == 2))
-    throw std::runtime_error(f.path() + ": tensor '" + name + "' is " + t.describe() +
-                             ", expected BF16 [rows, cols] or [1, rows, cols]");
-  *rows = t.shape[batched ? 1 : 0];
-  *cols = t.shape[batched ? 2 : 1];
-  f.check_finite(name);
-  return std::vector<bf16>(t.as<const bf16>(), t.as<const bf16>() + t.numel());
-}
-
 acoustic::NoiseSource noise_from(const Args& a) {
   if (!a.has("--noise")) return acoustic::NoiseSource::drawn(a.get_u64_or("--seed", 0));
-  io::SafetensorsFile f(*a.get("--noise"));
-  std::vector<std::vector<bf16>> windows;
-  for (int k = 0; f.has("window" + std::to_string(k) + ".noise"); ++k) {
-    int64_t rows = 0, cols = 0;
-    windows.push_back(read_matrix(f, "window" + std::to_string(k) + ".noise", &rows, &cols));
-  }
-  if (windows.empty()) throw std::runtime_error(f.path() + ": no tensor 'window0.noise' (--noise holds window<k>.noise)");
-  return acoustic::NoiseSource::recorded(std::move(windows));
+  return acoustic::NoiseSource::recorded(read_noise_windows(*a.get("--noise")));
 }
 
 }  // namespace
@@ -73,7 +54,7 @@ int run_acoustic_command(const std::vector<std::string>& argv) {
 
   io::SafetensorsFile frames_file(*a.get("--frames"));
   int64_t frames = 0, width = 0;
-  const std::vector<bf16> hiddens = read_matrix(frames_file, "frame_hiddens", &frames, &width);
+  const std::vector<bf16> hiddens = read_bf16_matrix(frames_file, "frame_hiddens", &frames, &width);
   const acoustic::NoiseSource noise = noise_from(a);
 
   const std::string dir = *a.get("--checkpoint");

@@ -4,12 +4,12 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "engine/cli/args.h"
+#include "engine/cli/cli_file_inputs.h"
 #include "engine/cli/device_flags.h"
 #include "engine/core/dtype.h"
 #include "engine/core/exit_code.h"
@@ -32,61 +32,6 @@ const char* const kArUsage =
     "  are replayed and fed back; --duration defaults to the trace's. --dump FILE writes frame_hiddens BF16 [F,8H],\n"
     "  tokens I32 [I] and codes I32 [D,8].\n";
 
-namespace {
-
-template <class T>
-std::vector<T> take(const io::SafetensorsFile& f, const std::string& name, DType dt, int rank) {
-  const Tensor t = f.tensor(name);
-  if (t.dtype != dt || t.shape.rank != rank)
-    throw UsageError("--teacher " + f.path() + ": tensor '" + name + "' is " + t.describe() + ", expected " +
-                     std::string(dtype_name(dt)) + " of rank " + std::to_string(rank));
-  std::vector<T> v(size_t(t.numel()));
-  if (t.bytes()) std::memcpy(v.data(), t.data, t.bytes());
-  return v;
-}
-
-struct Teacher {
-  std::vector<int32_t> text_ids, tokens, codes;
-  std::vector<float> lm_draws, depth_draws;
-  int64_t prompt = 0, vocab = 0, depth_rows = 0;
-  double duration = 0;
-};
-
-Teacher read_teacher(const std::string& path) {
-  io::SafetensorsFile f(path);
-  Teacher t;
-  t.text_ids = take<int32_t>(f, "text_ids", DType::I32, 2);
-  t.tokens = take<int32_t>(f, "tokens", DType::I32, 1);
-  t.codes = take<int32_t>(f, "codes", DType::I32, 2);
-  int64_t draw_rows = 0;
-  if (f.has("lm_exp_draws")) {
-    t.lm_draws = take<float>(f, "lm_exp_draws", DType::F32, 2);
-    t.vocab = f.tensor("lm_exp_draws").shape[1];
-    draw_rows = f.tensor("lm_exp_draws").shape[0];
-  } else {  // a pipeline trace (oracle_bridge/pipeline) holds the draws at the sampled columns only
-    const std::vector<float> sliced = take<float>(f, "lm_exp_draws_sliced", DType::F32, 2);
-    if (f.tensor("lm_exp_draws_sliced").shape[1] != lm::kSampledColumns)
-      throw UsageError("--teacher " + path + ": lm_exp_draws_sliced is not [iterations, 16385]");
-    draw_rows = f.tensor("lm_exp_draws_sliced").shape[0];
-    t.vocab = lm::kMinVocab;
-    t.lm_draws.assign(size_t(draw_rows * t.vocab), 1.0f);
-    for (int64_t it = 0; it < draw_rows; ++it)
-      for (int col = 0; col < lm::kSampledColumns; ++col)
-        t.lm_draws[size_t(it * t.vocab + lm::column_id(col))] = sliced[size_t(it * lm::kSampledColumns + col)];
-  }
-  t.depth_draws = take<float>(f, "depth_exp_draws", DType::F32, 3);
-  t.prompt = f.tensor("text_ids").shape[1];
-  t.depth_rows = f.tensor("depth_exp_draws").shape[0];
-  if (f.tensor("text_ids").shape[0] != 2 || f.tensor("codes").shape[1] != 8 || draw_rows != int64_t(t.tokens.size()) ||
-      f.tensor("codes").shape[0] != t.depth_rows)
-    throw UsageError("--teacher " + path + ": text_ids, tokens, codes and draws disagree in shape");
-  auto it = f.metadata().find("audio_duration");
-  if (it != f.metadata().end()) t.duration = std::stod(it->second);
-  return t;
-}
-
-}  // namespace
-
 int run_ar_command(const std::vector<std::string>& argv) {
   Args a(argv, {"--checkpoint", "--prompt", "--lyrics", "--duration", "--seed", "--device", "--arm", "--teacher",
                 "--dump", "--threads"},
@@ -101,12 +46,12 @@ int run_ar_command(const std::vector<std::string>& argv) {
   const uint64_t seed = a.get_u64_or("--seed", 0);
   const int threads = static_cast<int>(a.get_int_or("--threads", 0, 0, 1024));
 
-  Teacher teacher;
+  ArTeacherFile teacher;
   std::vector<int32_t> ids;
   int prompt = 0;
   double duration = 60.0;
   if (teaching) {
-    teacher = read_teacher(*a.get("--teacher"));
+    teacher = read_ar_teacher(*a.get("--teacher"));
     ids = teacher.text_ids;
     prompt = int(teacher.prompt);
     duration = teacher.duration;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/cli/args.h"
+#include "engine/cli/cli_file_inputs.h"
 #include "engine/cli/command.h"
 #include "engine/cli/device_flags.h"
 #include "engine/core/exit_code.h"
@@ -22,27 +23,6 @@ const char* const kVocodeUsage =
     "                     [--device cpu|cuda] [--arm auto|host|device] [--threads N] [--force] [--json]\n";
 
 namespace {
-// One window's latents as [C][L] bf16, from a [1,C,L] or [C,L] BF16/F32 tensor.
-std::vector<bf16> window_latents(const io::SafetensorsFile& f, const std::string& name, int channels, int64_t* length) {
-  const Tensor t = f.tensor(name);
-  const bool batched = t.shape.rank == 3 && t.shape[0] == 1;
-  if (!(batched || t.shape.rank == 2) || t.shape[batched ? 1 : 0] != channels)
-    throw std::runtime_error(f.path() + ": tensor '" + name + "' has shape " + t.shape.str() + ", expected [1," +
-                             std::to_string(channels) + ",L] or [" + std::to_string(channels) + ",L]");
-  *length = t.shape[batched ? 2 : 1];
-  std::vector<bf16> out(static_cast<size_t>(t.numel()));
-  if (t.dtype == DType::BF16) {
-    for (size_t i = 0; i < out.size(); ++i) out[i] = t.as<const bf16>()[i];
-  } else if (t.dtype == DType::F32) {
-    for (size_t i = 0; i < out.size(); ++i) out[i] = to_bf16(t.as<const float>()[i]);
-  } else {
-    throw std::runtime_error(f.path() + ": tensor '" + name + "' has dtype " + std::string(dtype_name(t.dtype)) +
-                             ", expected BF16 or F32");
-  }
-  f.check_finite(name);
-  return out;
-}
-
 int decode_and_write(const std::vector<std::string>& argv) {
   Args a(argv, {"--checkpoint", "--latents", "--out", "--format", "--device", "--arm", "--threads"}, {"--force", "--json"});
   for (const char* need : {"--checkpoint", "--latents", "--out"})
@@ -64,7 +44,7 @@ int decode_and_write(const std::vector<std::string>& argv) {
   std::vector<int64_t> lengths;
   for (int i = 0; latents.has("window" + std::to_string(i)); ++i) {
     int64_t length = 0;
-    const auto lat = window_latents(latents, "window" + std::to_string(i), weights.cfg.latent_channels, &length);
+    const auto lat = read_window_latents(latents, "window" + std::to_string(i), weights.cfg.latent_channels, &length);
     windows.push_back(arm->decode(lat.data(), length));
     lengths.push_back(length);
   }

@@ -1,3 +1,4 @@
+#include "engine/core/bf16_from_bytes.h"
 #include "engine/models/music3/acoustic/acoustic_tensor_reader.h"
 
 #include <cstdint>
@@ -40,7 +41,7 @@ HostTensor TensorReader::take(const std::string& name) {
   } else if (src.dtype == DType::F32) {
     out = HostTensor(want);
     bf16* d = out.mutable_ptr();
-    for (int64_t i = 0; i < n; ++i) d[i] = to_bf16(src.as<const float>()[i]);
+    bf16_from_f32_bytes(src.data, n, d);
     ++converted_;
   } else {
     throw std::runtime_error(file.path() + ": tensor '" + name + "' has dtype " + std::string(dtype_name(src.dtype)) +

@@ -1,3 +1,4 @@
+#include "engine/core/bf16_from_bytes.h"
 #include "engine/models/music3/depth/depth_loader.h"
 
 #include <cstdint>
@@ -36,8 +37,7 @@ void take_tensor(const io::SafetensorsSet& set, const std::string& name, HostTen
   } else if (src.dtype == DType::F32) {
     dst = HostTensor(dst.shape);
     bf16* d = dst.mutable_ptr();
-    const auto* s = src.as<const float>();
-    for (int64_t i = 0; i < n; ++i) d[i] = to_bf16(s[i]);
+    bf16_from_f32_bytes(src.data, n, d);
     report.converted.push_back(name);
   } else {
     throw std::runtime_error(file.path() + ": tensor '" + name + "' has dtype " + std::string(dtype_name(src.dtype)) +

@@ -1,3 +1,4 @@
+#include "engine/core/bf16_from_bytes.h"
 #include "engine/models/music3/lm/lm_loader.h"
 
 #include <cstdint>
@@ -41,7 +42,7 @@ HostTensor take_rows(const io::SafetensorsSet& set, const std::string& name, con
   } else if (src.dtype == DType::F32) {
     out = HostTensor(shape);
     bf16* d = out.mutable_ptr();
-    for (int64_t i = 0; i < n; ++i) d[i] = to_bf16(src.as<const float>()[offset + i]);
+    bf16_from_f32_bytes(src.as<const unsigned char>() + offset * 4, n, d);
     report.converted.push_back(name);
   } else {
     throw std::runtime_error(file.path() + ": tensor '" + name + "' has dtype " + std::string(dtype_name(src.dtype)) +

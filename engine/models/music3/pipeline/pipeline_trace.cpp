@@ -4,11 +4,15 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "engine/io/safetensors_metadata.h"
 #include "engine/models/music3/lm/lm_ids.h"
 
 namespace music3::pipeline {
 
 namespace {
+
+// Counts in the trace metadata (steps, frames, iterations, windows) fit an int with room for the +1 of sigmas.
+constexpr int64_t kMaxCount = 1 << 30;
 
 template <class T>
 std::vector<T> take(const io::SafetensorsFile& f, const std::string& name, DType dtype, const Shape& shape) {
@@ -18,22 +22,8 @@ std::vector<T> take(const io::SafetensorsFile& f, const std::string& name, DType
   return v;
 }
 
-const std::string& meta(const io::SafetensorsFile& f, const std::string& key) {
-  const auto it = f.metadata().find(key);
-  if (it == f.metadata().end()) throw std::runtime_error(f.path() + ": trace metadata has no '" + key + "'");
-  return it->second;
-}
-
-int64_t meta_int(const io::SafetensorsFile& f, const std::string& key) {
-  try {
-    return std::stoll(meta(f, key));
-  } catch (const std::invalid_argument&) {
-    throw std::runtime_error(f.path() + ": trace metadata '" + key + "' is not an integer");
-  }
-}
-
 std::vector<int64_t> meta_list(const io::SafetensorsFile& f, const std::string& key) {
-  const auto j = nlohmann::json::parse(meta(f, key), nullptr, false);
+  const auto j = nlohmann::json::parse(io::metadata_text(f, key), nullptr, false);
   if (!j.is_array()) throw std::runtime_error(f.path() + ": trace metadata '" + key + "' is not a JSON list");
   std::vector<int64_t> v;
   for (const auto& x : j) {
@@ -51,16 +41,16 @@ PipelineTrace read_pipeline_trace(const std::string& path) {
   PipelineTrace t;
   t.path = path;
   t.file = file;
-  t.case_name = meta(f, "case");
-  t.geometry = meta(f, "geometry");
-  t.prompt = meta(f, "prompt");
-  t.lyrics = meta(f, "lyrics");
-  t.audio_duration = std::stod(meta(f, "audio_duration"));
-  t.steps = int(meta_int(f, "steps"));
-  t.max_frames = int(meta_int(f, "max_frames"));
-  t.iterations = meta_int(f, "iterations");
-  t.frames = meta_int(f, "frames");
-  t.eos = meta_int(f, "eos") != 0;
+  t.case_name = io::metadata_text(f, "case");
+  t.geometry = io::metadata_text(f, "geometry");
+  t.prompt = io::metadata_text(f, "prompt");
+  t.lyrics = io::metadata_text(f, "lyrics");
+  t.audio_duration = io::metadata_real(f, "audio_duration");
+  t.steps = int(io::metadata_int(f, "steps", 1, kMaxCount));
+  t.max_frames = int(io::metadata_int(f, "max_frames", 0, kMaxCount));
+  t.iterations = io::metadata_int(f, "iterations", 0, kMaxCount);
+  t.frames = io::metadata_int(f, "frames", 0, kMaxCount);
+  t.eos = io::metadata_int(f, "eos", 0, 1) != 0;
   t.depth_frames = t.iterations - (t.eos ? 1 : 0);
   t.prompt_length = f.tensor("text_ids").shape[1];
   t.frame_width = f.tensor("frame_hiddens").shape[1];
@@ -75,7 +65,7 @@ PipelineTrace read_pipeline_trace(const std::string& path) {
   t.depth_guided = take<float>(f, "depth_guided", DType::F32, Shape{D, 7, A});
   t.frame_hiddens = take<bf16>(f, "frame_hiddens", DType::BF16, Shape{t.frames, t.frame_width});
   const std::vector<int64_t> starts = meta_list(f, "chunk_starts"), lengths = meta_list(f, "latent_lengths");
-  if (starts.size() != lengths.size() || int64_t(starts.size()) != meta_int(f, "windows") || starts.empty())
+  if (starts.size() != lengths.size() || int64_t(starts.size()) != io::metadata_int(f, "windows", 0, kMaxCount) || starts.empty())
     throw std::runtime_error(path + ": trace metadata windows, chunk_starts and latent_lengths disagree");
   t.latent_channels = f.tensor("window0").shape[0];
   const int64_t C = t.latent_channels;

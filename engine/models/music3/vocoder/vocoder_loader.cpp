@@ -1,3 +1,4 @@
+#include "engine/core/bf16_from_bytes.h"
 #include "engine/models/music3/vocoder/vocoder_loader.h"
 
 #include <filesystem>
@@ -41,11 +42,9 @@ class Reader {
     }
     std::vector<bf16> out(static_cast<size_t>(src.numel()));
     if (src.dtype == DType::BF16) {
-      const auto* s = src.as<const bf16>();
-      for (size_t i = 0; i < out.size(); ++i) out[i] = s[i];
+      bf16_from_bf16_bytes(src.data, src.numel(), out.data());
     } else if (src.dtype == DType::F32) {
-      const auto* s = src.as<const float>();
-      for (size_t i = 0; i < out.size(); ++i) out[i] = to_bf16(s[i]);
+      bf16_from_f32_bytes(src.data, src.numel(), out.data());
     } else {
       throw std::runtime_error(file_.path() + ": tensor '" + name + "' has dtype " + std::string(dtype_name(src.dtype)) +
                                ", expected BF16 (or F32, rounded to bf16)");
