@@ -231,7 +231,10 @@ Waveform VocoderDeviceArm::decode(const bf16* latents, int64_t length) {
   if (act_ == ops::ActLayout::ChannelsLast) last = transposed(latents, kStreams, cfg_.stream_channels(), length);
   q_.backend->copy(x.buf.data(), last.empty() ? latents : last.data(), count * sizeof(bf16), CopyKind::HostToDevice,
                    q_.stream);
-  for (const Stage& s : vocoder_stages(cfg_)) x = apply(s, std::move(x));
+  for (const Stage& s : vocoder_stages(cfg_)) {
+    x = apply(s, std::move(x));
+    if (observer_) observer_(s);
+  }
   Waveform out;
   out.samples = x.time;
   if (out.samples != cfg_.output_length(length)) throw std::logic_error("vocoder: stream length differs from output_length()");

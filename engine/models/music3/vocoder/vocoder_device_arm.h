@@ -14,10 +14,13 @@
 // convs, 1x1 convs as GEMMs with the bias in the epilogue) when an enabled conv1d provider takes them with the staged
 // weight layout, else channels-first [2, C, T]; the latents are transposed on the host at entry (and run_stage()'s
 // [2, C, T] tensors both ways), the last conv has one channel, so its [2, T, 1] output is the waveform as is. Activations and scratch come from the
-// same pool. forwards() counts decodes; staged_bytes() is the resident weight bytes (all bf16).
+// same pool. forwards() counts decodes; staged_bytes() is the resident weight bytes (all bf16). A stage observer
+// (set_stage_observer) is called by decode() after each stage's ops are enqueued (bench-vocoder synchronizes there to
+// time the stages).
 // One instance is used by one thread at a time; the queue must outlive it.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -52,6 +55,7 @@ class VocoderDeviceArm : public VocoderArm {
   int64_t forwards() const override { return forwards_; }
   ArmKind kind() const override { return ArmKind::Device; }
   size_t staged_bytes() const { return staged_bytes_; }
+  void set_stage_observer(std::function<void(const Stage&)> observer) { observer_ = std::move(observer); }
   static std::span<const ops::OpId> ops();
 
  private:
@@ -74,6 +78,7 @@ class VocoderDeviceArm : public VocoderArm {
   DevicePool* pool_ = nullptr;
   std::unique_ptr<Staged> w_;
   size_t staged_bytes_ = 0;
+  std::function<void(const Stage&)> observer_;
   int64_t forwards_ = 0;
 };
 
