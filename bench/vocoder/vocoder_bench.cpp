@@ -11,11 +11,11 @@
 // declines); the label names the provider that ran. The plain name is the arm as selection builds it. Each layout runs
 // with the activations its arm defaults to (channels-last where the provider takes it) and, for the A/B, with
 // channels-first too (`.../conv:<layout>/channels_first`) where the default is channels-last.
-// `vocoder_stages/device/cuda/full/689` (and `.../cpu/tiny/64`): the default arm with a synchronization after every
-// stage, 10 windows: the
-// mean wall time per stage (counters ms.<stage>; the first stage includes the latents' upload) and, on stderr, a
-// table of each stage's time beside its GEMM FLOPs and bytes (vocoder_stage_costs.h), the rates they imply, and the
-// bytes' floor at the measured device copy ceiling.
+// `vocoder_stage_times/cuda/full/latents:689` (and `.../cpu/tiny/latents:64`; named off the `cuda/full/689` rows that
+// scripts/gpu-vocoder-perf joins into its ratios): the default arm with a synchronization after every stage, 10
+// windows: the mean wall time per stage (counters ms.<stage>; the first stage includes the latents' upload) and, on
+// stderr, a table of each stage's time beside its GEMM FLOPs and bytes (vocoder_stage_costs.h), the rates they imply,
+// and the bytes' floor at the measured device copy ceiling.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -154,11 +154,11 @@ int main(int argc, char** argv) {
         if (!conv_provider(c.gpu, layout, ActLayout::ChannelsLast).empty() && !conv_provider(c.gpu, layout).empty())
           register_window(name + "/channels_first", c.gpu, "full", 689, false, layout, ActLayout::ChannelsFirst);
       }
-      register_stage_times("vocoder_stages/device/cuda/full/689", c.gpu, "full", 689, c.gpu_Bps);
+      register_stage_times("vocoder_stage_times/cuda/full/latents:689", c.gpu, "full", 689, c.gpu_Bps);
       register_window("vocoder_window/device/cuda/mid/689", c.gpu, "mid", 689, false);
     }
     register_window("vocoder_window/host/cpu/tiny/64", c.cpu, "tiny", 64, true);
     register_window("vocoder_window/device/cpu/tiny/64", c.cpu, "tiny", 64, false);
-    register_stage_times("vocoder_stages/device/cpu/tiny/64", c.cpu, "tiny", 64, c.cpu_Bps);
+    register_stage_times("vocoder_stage_times/cpu/tiny/latents:64", c.cpu, "tiny", 64, c.cpu_Bps);
   });
 }
