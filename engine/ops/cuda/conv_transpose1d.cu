@@ -5,7 +5,7 @@
 // x^T [L, Cin] . W [Cin, Cout*K] (W row-major [Cin, Cout*K] read transposed).
 // Channels-last activations (ActLayout::ChannelsLast): one GEMM over all B L rows, row-major cols [B L, Cout*K]
 // being column-major [Cout*K, B L] = W^T [Cout*K, Cin] (W row-major read as is) . x [Cin, B L]; the same col2im
-// sums, read with the tap innermost.
+// sums, read with the tap innermost. col2im's index arithmetic is 32-bit when every index fits int32.
 #include <climits>
 #include <stdexcept>
 
@@ -20,20 +20,22 @@ namespace {
 
 constexpr int kThreads = 256;
 
-// out[i] for i < B Cout Lout in [B, Cout, Lout] order, or [B, Lout, Cout] when `last` (cols then [B, L, Cout*K]).
+// out[i] for i < B Cout Lout in [B, Cout, Lout] order, or [B, Lout, Cout] when `last` (cols then [B, L, Cout*K]);
+// Index: int32_t when every index formed fits (conv_transpose1d_cuda checks), else int64_t.
+template <typename Index>
 __global__ void col2im_kernel(const bf16* __restrict__ cols, const bf16* __restrict__ bias, bf16* __restrict__ out,
-                              int64_t cout, int64_t taps, int64_t len, int64_t l_out, int stride, int pad, bool last,
-                              int64_t total) {
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < total;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const int64_t co = last ? i % cout : i / l_out % cout, t = last ? i / cout % l_out : i % l_out;
-    const int64_t b = i / (cout * l_out), u = t + pad;
+                              Index cout, Index taps, Index len, Index l_out, int stride, int pad, bool last,
+                              Index total) {
+  for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < total;
+       i += static_cast<Index>(gridDim.x) * blockDim.x) {
+    const Index co = last ? i % cout : i / l_out % cout, t = last ? i / cout % l_out : i % l_out;
+    const Index b = i / (cout * l_out), u = t + pad;
     // Column (co, k) at sample l: c[k * k_step + l * l_step].
     const bf16* c = cols + (last ? b * len * cout + co : (b * cout + co) * len) * taps;
-    const int64_t k_step = last ? 1 : len, l_step = last ? cout * taps : 1;
+    const Index k_step = last ? 1 : len, l_step = last ? cout * taps : 1;
     float acc = 0.0f;
-    for (int64_t k = u % stride; k < taps && k <= u; k += stride) {
-      const int64_t l = (u - k) / stride;
+    for (Index k = u % stride; k < taps && k <= u; k += stride) {
+      const Index l = (u - k) / stride;
       if (l < len) acc = round_bf16(acc + to_f32(c[k * k_step + l * l_step]));
     }
     out[i] = to_bf16(acc + to_f32(bias[co]));
@@ -67,9 +69,15 @@ void conv_transpose1d_cuda(const Queue& q, const void* args) {
                    "conv_transpose1d (cuda): cublasGemmStridedBatchedEx");
   });
   const int64_t total = batch * cout * l_out;
-  col2im_kernel<<<grid_for(total, kThreads), kThreads, 0, stream>>>(p.cols.as<const bf16>(), p.bias.as<const bf16>(),
-                                                                     p.out.as<bf16>(), cout, taps, len, l_out, p.stride,
-                                                                     p.pad, last, total);
+  const unsigned grid = grid_for(total, kThreads);
+  if (total + int64_t(grid) * kThreads <= INT_MAX && p.cols.numel() <= INT_MAX)  // every index fits int32
+    col2im_kernel<int32_t><<<grid, kThreads, 0, stream>>>(p.cols.as<const bf16>(), p.bias.as<const bf16>(),
+                                                          p.out.as<bf16>(), i(cout), i(taps), i(len), i(l_out), p.stride,
+                                                          p.pad, last, i(total));
+  else
+    col2im_kernel<int64_t><<<grid, kThreads, 0, stream>>>(p.cols.as<const bf16>(), p.bias.as<const bf16>(),
+                                                          p.out.as<bf16>(), cout, taps, len, l_out, p.stride, p.pad,
+                                                          last, total);
   check_launch("conv_transpose1d col2im");
 }
 
