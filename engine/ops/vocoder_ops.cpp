@@ -22,20 +22,21 @@ void conv1d(const Queue& q, const Conv1dArgs& a) {
   if (a.dilation < 1) fail_scalar(op, "dilation", "must be >= 1, got " + std::to_string(a.dilation));
   if (a.pad < 0) fail_scalar(op, "pad", "must be >= 0, got " + std::to_string(a.pad));
   const ConvWeightAxes axes = conv_weight_axes(a.layout);
-  const int64_t b = a.x.shape[0], cin = a.x.shape[1], t = a.x.shape[2];
+  const ActAxes act = act_axes(a.act);
+  const int64_t b = a.x.shape[0], cin = a.x.shape[act.channels], t = a.x.shape[act.time];
   const int64_t k = a.w.shape[axes.taps], cout = a.w.shape[axes.out];
   const int64_t t_out = t + 2 * a.pad - int64_t(a.dilation) * (k - 1);
   if (t_out < 1) fail_scalar(op, "pad", "leaves no output samples for " + std::to_string(t) + " input samples");
   check_dim(op, "w", a.w, axes.in, cin, "Cin of 'x'");
   check_dim(op, "bias", a.bias, 0, cout, "Cout of 'w'");
   check_dim(op, "xpad", a.xpad, 0, b, "B of 'x'");
-  check_dim(op, "xpad", a.xpad, 1, cin, "Cin of 'x'");
-  check_dim(op, "xpad", a.xpad, 2, t + 2 * a.pad, "T + 2 pad");
+  check_dim(op, "xpad", a.xpad, act.channels, cin, "Cin of 'x'");
+  check_dim(op, "xpad", a.xpad, act.time, t + 2 * a.pad, "T + 2 pad");
   for (const auto* arg : {&a.acc, &a.out}) {
     const char* name = arg == &a.acc ? "acc" : "out";
     check_dim(op, name, *arg, 0, b, "B of 'x'");
-    check_dim(op, name, *arg, 1, cout, "Cout of 'w'");
-    check_dim(op, name, *arg, 2, t_out, "T + 2 pad - dilation (K - 1)");
+    check_dim(op, name, *arg, act.channels, cout, "Cout of 'w'");
+    check_dim(op, name, *arg, act.time, t_out, "T + 2 pad - dilation (K - 1)");
   }
   check_disjoint(op, "out", a.out, "x", a.x);
   check_disjoint(op, "out", a.out, "xpad", a.xpad);
@@ -51,6 +52,10 @@ const char* conv_weight_layout_name(ConvWeightLayout layout) {
     case ConvWeightLayout::TapMajor: break;
   }
   return "tap_major";
+}
+
+const char* act_layout_name(ActLayout act) {
+  return act == ActLayout::ChannelsLast ? "channels_last" : "channels_first";
 }
 
 ConvWeightAxes conv_weight_axes(ConvWeightLayout layout) {
@@ -91,32 +96,34 @@ void conv_transpose1d(const Queue& q, const ConvTranspose1dArgs& a) {
   check_tensor(op, "out", a.out, DType::BF16, 3, q);
   if (a.stride < 1) fail_scalar(op, "stride", "must be >= 1, got " + std::to_string(a.stride));
   if (a.pad < 0) fail_scalar(op, "pad", "must be >= 0, got " + std::to_string(a.pad));
-  const int64_t b = a.x.shape[0], cin = a.x.shape[1], l = a.x.shape[2], cout = a.w.shape[1], k = a.w.shape[2];
+  const ActAxes act = act_axes(a.act);
+  const int64_t b = a.x.shape[0], cin = a.x.shape[act.channels], l = a.x.shape[act.time];
+  const int64_t cout = a.w.shape[1], k = a.w.shape[2];
   const int64_t l_out = (l - 1) * a.stride - 2 * int64_t(a.pad) + k;
   if (l_out < 1) fail_scalar(op, "pad", "leaves no output samples");
   check_dim(op, "w", a.w, 0, cin, "Cin of 'x'");
   check_dim(op, "bias", a.bias, 0, cout, "Cout of 'w'");
   check_dim(op, "cols", a.cols, 0, b, "B of 'x'");
-  check_dim(op, "cols", a.cols, 1, cout * k, "Cout x K of 'w'");
-  check_dim(op, "cols", a.cols, 2, l, "L of 'x'");
+  check_dim(op, "cols", a.cols, act.channels, cout * k, "Cout x K of 'w'");
+  check_dim(op, "cols", a.cols, act.time, l, "L of 'x'");
   check_dim(op, "out", a.out, 0, b, "B of 'x'");
-  check_dim(op, "out", a.out, 1, cout, "Cout of 'w'");
-  check_dim(op, "out", a.out, 2, l_out, "(L - 1) stride - 2 pad + K");
+  check_dim(op, "out", a.out, act.channels, cout, "Cout of 'w'");
+  check_dim(op, "out", a.out, act.time, l_out, "(L - 1) stride - 2 pad + K");
   check_disjoint(op, "out", a.out, "x", a.x);
   check_disjoint(op, "out", a.out, "cols", a.cols);
   check_disjoint(op, "cols", a.cols, "x", a.x);
   run(OpId::ConvTranspose1d, q, &a);
 }
 
-void snake(const Queue& q, const Tensor& x, const Tensor& alpha, const Tensor& out) {
+void snake(const Queue& q, const Tensor& x, const Tensor& alpha, const Tensor& out, ActLayout act) {
   const char* op = "snake";
   check_tensor(op, "x", x, DType::BF16, 3, q);
   check_tensor(op, "alpha", alpha, DType::BF16, 1, q);
   check_tensor(op, "out", out, DType::BF16, 3, q);
-  check_dim(op, "alpha", alpha, 0, x.shape[1], "C of 'x'");
+  check_dim(op, "alpha", alpha, 0, x.shape[act_axes(act).channels], "C of 'x'");
   for (int d = 0; d < 3; ++d) check_dim(op, "out", out, d, x.shape[d], "the shape of 'x'");
   check_disjoint(op, "out", out, "x", x, /*exact_alias_ok=*/true);
-  SnakeArgs a{x, alpha, out};
+  SnakeArgs a{x, alpha, out, act};
   run(OpId::Snake, q, &a);
 }
 

@@ -13,13 +13,17 @@
 //                    (ties: the earlier layout of that list), the one to stage weights in.
 //                    Scratch: xpad bf16 [B, Cin, T + 2 pad] and acc f32 [B, Cout, Tout] (any contents; providers
 //                    may leave garbage there). Tout = T + 2 pad - dilation (K - 1).
+//                    Activations in `act`: ChannelsFirst [B, C, T] (x, xpad, acc, out as above) or ChannelsLast
+//                    [B, T, C] (x [B, T, Cin], xpad [B, T + 2 pad, Cin], acc and out [B, Tout, Cout]); the same
+//                    values either way (only the memory order differs). A provider's supports() says which it takes.
 //  conv_transpose1d  cols[b, co*K + k, l] = bf16( sum_ci w[ci,co,k] * x[b,ci,l] ) (f32 sum, one rounding: torch's
 //                    GEMM column); out[b,co,t] = bf16(acc + bias[co]) where acc starts at bf16 0 and adds, in
 //                    ascending k, each cols[b, co*K + k, l] with l*stride + k = t + pad, rounding every addition
 //                    (torch's col2im). Weights in torch's layout [Cin, Cout, K]. Scratch: cols bf16 [B, Cout*K, L].
-//                    Lout = (L - 1) stride - 2 pad + K.
+//                    Lout = (L - 1) stride - 2 pad + K. ChannelsLast: x [B, L, Cin], cols [B, L, Cout*K], out
+//                    [B, Lout, Cout], the same values.
 //  snake             out = x + bf16(1/bf16(alpha + 1e-9)) * sin(alpha x)^2 per channel, each of the six ops rounded
-//                    to bf16; out may be the very view of x.
+//                    to bf16; out may be the very view of x. x and out [B, C, T], or [B, T, C] for ChannelsLast.
 //  tanh              out = bf16(tanh(x)); out may be the very view of x.
 #pragma once
 #include <cstdint>
@@ -49,17 +53,32 @@ inline int64_t conv_weight_offset(ConvWeightLayout layout, int64_t taps, int64_t
   }
   return (k * cout + co) * cin + ci;
 }
+// The memory order of the activations: [B, C, T] or [B, T, C].
+enum class ActLayout : uint8_t { ChannelsFirst, ChannelsLast };
+inline constexpr ActLayout kActLayouts[] = {ActLayout::ChannelsFirst, ActLayout::ChannelsLast};
+const char* act_layout_name(ActLayout act);  // "channels_first", "channels_last"
+// The axes of a rank-3 activation in `act` that hold the channels and the time.
+struct ActAxes {
+  int channels, time;
+};
+inline ActAxes act_axes(ActLayout act) { return act == ActLayout::ChannelsLast ? ActAxes{2, 1} : ActAxes{1, 2}; }
+inline Shape act_shape(ActLayout act, int64_t batch, int64_t channels, int64_t time) {
+  return act == ActLayout::ChannelsLast ? Shape{batch, time, channels} : Shape{batch, channels, time};
+}
 struct Conv1dArgs {
   Tensor x, w, bias, xpad, acc, out;
   int dilation, pad;
   ConvWeightLayout layout = ConvWeightLayout::TapMajor;
+  ActLayout act = ActLayout::ChannelsFirst;
 };
 struct ConvTranspose1dArgs {
   Tensor x, w, bias, cols, out;
   int stride, pad;
+  ActLayout act = ActLayout::ChannelsFirst;
 };
 struct SnakeArgs {
   Tensor x, alpha, out;
+  ActLayout act = ActLayout::ChannelsFirst;
 };
 struct TanhArgs {
   Tensor x, out;
@@ -68,7 +87,8 @@ struct TanhArgs {
 void conv1d(const Queue& q, const Conv1dArgs& args);
 ConvWeightLayout preferred_conv1d_layout(const Queue& q);  // throws MissingProvider when none is enabled
 void conv_transpose1d(const Queue& q, const ConvTranspose1dArgs& args);
-void snake(const Queue& q, const Tensor& x, const Tensor& alpha, const Tensor& out);
+void snake(const Queue& q, const Tensor& x, const Tensor& alpha, const Tensor& out,
+           ActLayout act = ActLayout::ChannelsFirst);
 void tanh(const Queue& q, const Tensor& x, const Tensor& out);
 
 }  // namespace music3::ops

@@ -2,7 +2,8 @@
 // k7 convs with padding and a k1 conv, two batches, in every weight layout (tap-major, torch's [Cout, Cin, K] and
 // [Cout, K, Cin]; a layout no enabled provider of the device takes, as OutInTap in a CUDA build without cuDNN,
 // is named in the output and not run); the channel counts include multiples of 8 (128 and 16 output channels:
-// both CUTLASS tile shapes) and counts off that alignment (the cuBLAS fallback from the same staging);
+// both CUTLASS tile shapes) and counts off that alignment (the cuBLAS fallback from the same staging); each with
+// channels-first and channels-last activations (a pair no enabled provider takes is named and not run);
 // preferred_conv1d_layout; entry-point refusals named.
 #include <gtest/gtest.h>
 
@@ -56,17 +57,17 @@ std::vector<bf16> in_layout(const Case& c, const std::vector<bf16>& tap_major, o
   return w;
 }
 
-bool layout_has_provider(const Queue& q, ops::ConvWeightLayout layout) {
+bool layout_has_provider(const Queue& q, ops::ConvWeightLayout layout, ops::ActLayout act) {
   ops::Conv1dArgs probe{};
-  probe.layout = layout;
+  probe.layout = layout, probe.act = act;
   const bool has = ops::registry().find(ops::OpId::Conv1d, q.device, &probe) != nullptr;
   if (!has)
-    std::printf("conv1d: no enabled %s provider takes layout %s: not run\n", provider_name().c_str(),
-                ops::conv_weight_layout_name(layout));
+    std::printf("conv1d: no enabled %s provider takes layout %s with %s activations: not run\n",
+                provider_name().c_str(), ops::conv_weight_layout_name(layout), ops::act_layout_name(act));
   return has;
 }
 
-void check_layout(ops::ConvWeightLayout layout) {
+void check_layout(ops::ConvWeightLayout layout, ops::ActLayout act) {
   for (const Case& c : {Case{2, 24, 20, 50, 7, 3, 9}, Case{2, 40, 33, 37, 1, 1, 0}, Case{1, 8, 1, 300, 7, 1, 3},
                         Case{2, 64, 128, 301, 7, 9, 27}, Case{2, 24, 16, 517, 7, 3, 9}, Case{2, 16, 24, 70, 7, 1, 3}}) {
     const int64_t t_out = c.time + 2 * c.pad - c.dilation * (c.taps - 1);
@@ -74,25 +75,27 @@ void check_layout(ops::ConvWeightLayout layout) {
     const auto w = normal_bf16(size_t(c.taps * c.cout * c.cin), 12, 0.2);
     const auto bias = normal_bf16(size_t(c.cout), 13, 0.5);
     const Queue q = provider_queue(0);
-    DeviceArray xb(q, DType::BF16, {c.batch, c.cin, c.time}),
+    DeviceArray xb(q, DType::BF16, ops::act_shape(act, c.batch, c.cin, c.time)),
         wb(q, DType::BF16, ops::conv_weight_shape(layout, c.taps, c.cout, c.cin)),
-        bb(q, DType::BF16, {c.cout}), pb(q, DType::BF16, {c.batch, c.cin, c.time + 2 * c.pad}),
-        ab(q, DType::F32, {c.batch, c.cout, t_out}), ob(q, DType::BF16, {c.batch, c.cout, t_out});
-    xb.upload(x), wb.upload(in_layout(c, w, layout)), bb.upload(bias);
+        bb(q, DType::BF16, {c.cout}), pb(q, DType::BF16, ops::act_shape(act, c.batch, c.cin, c.time + 2 * c.pad)),
+        ab(q, DType::F32, ops::act_shape(act, c.batch, c.cout, t_out)),
+        ob(q, DType::BF16, ops::act_shape(act, c.batch, c.cout, t_out));
+    xb.upload(to_act(x, act, c.batch, c.cin, c.time)), wb.upload(in_layout(c, w, layout)), bb.upload(bias);
     pb.poison(), ab.poison(), ob.poison();
-    const ops::Conv1dArgs args{xb, wb, bb, pb, ab, ob, c.dilation, c.pad, layout};
+    const ops::Conv1dArgs args{xb, wb, bb, pb, ab, ob, c.dilation, c.pad, layout, act};
     const ops::Provider* runs = ops::registry().find(ops::OpId::Conv1d, q.device, &args);
     ops::conv1d(q, args);
-    expect_contract(ob.download<bf16>(), reference(c, x, w, bias),
-                    std::string("layout ") + ops::conv_weight_layout_name(layout) + " (" + (runs ? runs->name : "?") +
-                        ") cin " + std::to_string(c.cin) + " cout " + std::to_string(c.cout) + " k " +
-                        std::to_string(c.taps) + " d " + std::to_string(c.dilation));
+    expect_contract(from_act(ob.download<bf16>(), act, c.batch, c.cout, t_out), reference(c, x, w, bias),
+                    std::string("layout ") + ops::conv_weight_layout_name(layout) + " " + ops::act_layout_name(act) +
+                        " (" + (runs ? runs->name : "?") + ") cin " + std::to_string(c.cin) + " cout " +
+                        std::to_string(c.cout) + " k " + std::to_string(c.taps) + " d " + std::to_string(c.dilation));
   }
 }
 
 TEST(Conv1d, MatchesF64Reference) {
   for (const auto layout : ops::kConvWeightLayouts)
-    if (layout_has_provider(provider_queue(0), layout)) check_layout(layout);
+    for (const auto act : ops::kActLayouts)
+      if (layout_has_provider(provider_queue(0), layout, act)) check_layout(layout, act);
 }
 
 TEST(Conv1d, PreferredLayoutIsTheTopProvidersLayout) {

@@ -1,6 +1,6 @@
 // conv_transpose1d gate: the provider under test against an f64 reference with the contract's rounding points
 // (each GEMM column rounded once, col2im additions in ascending tap order each rounded, then the bias), for
-// strides 8, 4 and 1 (kernel 2s, padding ceil(s/2)); entry-point refusals named.
+// strides 8, 4 and 1 (kernel 2s, padding ceil(s/2)), channels-first and channels-last; entry-point refusals named.
 #include <gtest/gtest.h>
 
 #include "engine/core/device_array.h"
@@ -39,19 +39,23 @@ std::vector<bf16> reference(const Case& c, const std::vector<bf16>& x, const std
 }
 
 TEST(ConvTranspose1d, MatchesF64Reference) {
-  for (const Case& c : {Case{2, 24, 12, 13, 8}, Case{2, 32, 16, 21, 4}, Case{1, 16, 16, 40, 1}}) {
-    const int64_t taps = 2 * c.stride, pad = (c.stride + 1) / 2, l_out = (c.len - 1) * c.stride - 2 * pad + taps;
-    const auto x = normal_bf16(size_t(c.batch * c.cin * c.len), 21, 1.0);
-    const auto w = normal_bf16(size_t(c.cin * c.cout * taps), 22, 0.2);
-    const auto bias = normal_bf16(size_t(c.cout), 23, 0.5);
-    const Queue q = provider_queue(0);
-    DeviceArray xb(q, DType::BF16, {c.batch, c.cin, c.len}), wb(q, DType::BF16, {c.cin, c.cout, taps}),
-        bb(q, DType::BF16, {c.cout}), cb(q, DType::BF16, {c.batch, c.cout * taps, c.len}),
-        ob(q, DType::BF16, {c.batch, c.cout, l_out});
-    xb.upload(x), wb.upload(w), bb.upload(bias);
-    cb.poison(), ob.poison();
-    ops::conv_transpose1d(q, {xb, wb, bb, cb, ob, c.stride, static_cast<int>(pad)});
-    expect_contract(ob.download<bf16>(), reference(c, x, w, bias), "stride " + std::to_string(c.stride));
+  for (const auto act : ops::kActLayouts) {
+    for (const Case& c : {Case{2, 24, 12, 13, 8}, Case{2, 32, 16, 21, 4}, Case{1, 16, 16, 40, 1}}) {
+      const int64_t taps = 2 * c.stride, pad = (c.stride + 1) / 2, l_out = (c.len - 1) * c.stride - 2 * pad + taps;
+      const auto x = normal_bf16(size_t(c.batch * c.cin * c.len), 21, 1.0);
+      const auto w = normal_bf16(size_t(c.cin * c.cout * taps), 22, 0.2);
+      const auto bias = normal_bf16(size_t(c.cout), 23, 0.5);
+      const Queue q = provider_queue(0);
+      DeviceArray xb(q, DType::BF16, ops::act_shape(act, c.batch, c.cin, c.len)),
+          wb(q, DType::BF16, {c.cin, c.cout, taps}), bb(q, DType::BF16, {c.cout}),
+          cb(q, DType::BF16, ops::act_shape(act, c.batch, c.cout * taps, c.len)),
+          ob(q, DType::BF16, ops::act_shape(act, c.batch, c.cout, l_out));
+      xb.upload(to_act(x, act, c.batch, c.cin, c.len)), wb.upload(w), bb.upload(bias);
+      cb.poison(), ob.poison();
+      ops::conv_transpose1d(q, {xb, wb, bb, cb, ob, c.stride, static_cast<int>(pad), act});
+      expect_contract(from_act(ob.download<bf16>(), act, c.batch, c.cout, l_out), reference(c, x, w, bias),
+                      std::string(ops::act_layout_name(act)) + " stride " + std::to_string(c.stride));
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 // snake and tanh gates: the provider under test against f64 references with the contract's six (one) bf16
-// rounding points, in place and out of place, with wide inputs and per-channel alphas from 0.05 to 20.
+// rounding points, in place and out of place, with wide inputs and per-channel alphas from 0.05 to 20; snake with
+// channels-first and channels-last activations.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -34,15 +35,20 @@ TEST(Snake, MatchesF64ReferenceInAndOutOfPlace) {
   const auto x = normal_bf16(size_t(kBatch * kChannels * kTime), 31, 4.0);
   const auto alpha = alphas();
   const Queue q = provider_queue(0);
-  DeviceArray xb(q, DType::BF16, {kBatch, kChannels, kTime}), ab(q, DType::BF16, {kChannels}),
-      ob(q, DType::BF16, {kBatch, kChannels, kTime});
-  xb.upload(x), ab.upload(alpha), ob.poison();
-  ops::snake(q, xb, ab, ob);
-  expect_contract(ob.download<bf16>(), snake_reference(x, alpha), "snake out of place");
-  ops::snake(q, xb, ab, xb);
-  expect_contract(xb.download<bf16>(), snake_reference(x, alpha), "snake in place");
-  DeviceArray wrong(q, DType::BF16, {kChannels + 1});
-  EXPECT_THROW(ops::snake(q, xb, wrong, ob), std::invalid_argument);
+  for (const auto act : ops::kActLayouts) {
+    const std::string tag = std::string("snake ") + ops::act_layout_name(act);
+    const Shape shape = ops::act_shape(act, kBatch, kChannels, kTime);
+    DeviceArray xb(q, DType::BF16, shape), ab(q, DType::BF16, {kChannels}), ob(q, DType::BF16, shape);
+    xb.upload(to_act(x, act, kBatch, kChannels, kTime)), ab.upload(alpha), ob.poison();
+    ops::snake(q, xb, ab, ob, act);
+    expect_contract(from_act(ob.download<bf16>(), act, kBatch, kChannels, kTime), snake_reference(x, alpha),
+                    tag + " out of place");
+    ops::snake(q, xb, ab, xb, act);
+    expect_contract(from_act(xb.download<bf16>(), act, kBatch, kChannels, kTime), snake_reference(x, alpha),
+                    tag + " in place");
+    DeviceArray wrong(q, DType::BF16, {kChannels + 1});
+    EXPECT_THROW(ops::snake(q, xb, wrong, ob, act), std::invalid_argument);
+  }
 }
 
 TEST(Tanh, MatchesF64Reference) {

@@ -1,9 +1,10 @@
 // Gate vocoder.conv_routing (CUDA builds with the CUTLASS headers; runs on the CPU, no GPU needed): which CUDA
 // conv1d provider the registry picks for every conv of the full geometry's window (689 latents, both streams), as
-// the device arm issues them with the preferred weight layout. supports() is host code (CUTLASS's can_implement()
-// included), so the routing is checked here without a device: every k7 conv with channel counts that are multiples
-// of 8 goes to cuda.conv1d.cutlass (a can_implement() refusal would silently leave the window on cuBLAS), the 1x1
-// convs and conv_out (Cout 1) to cuda.conv1d from the same staging. The tensors are views of a never-read address.
+// the device arm issues them with the preferred weight layout, with channels-first and with channels-last activations
+// (the arm's default there). supports() is host code (CUTLASS's can_implement() included), so the routing is checked
+// here without a device: every conv with channel counts that are multiples of 8 goes to cuda.conv1d.cutlass (a
+// can_implement() refusal would silently leave the window on cuBLAS), but for the channels-first 1x1 convs, which
+// with conv_out (Cout 1) go to cuda.conv1d from the same staging. The tensors are views of a never-read address.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -42,32 +43,43 @@ std::vector<ConvCall> full_window_convs() {
   return out;
 }
 
-TEST(VocoderConvRouting, FullWindowConvsGoToCutlassWhereAligned) {
+// How many of the full window's convs the registry sends to CUTLASS with activations in `act`.
+int cutlass_convs(ops::ActLayout act) {
   const auto layout = ops::ConvWeightLayout::OutTapIn;
-  Queue probe_q;
-  probe_q.device = DeviceType::CUDA;
-  EXPECT_EQ(ops::preferred_conv1d_layout(probe_q), layout) << "the CUTLASS provider's layout is the preferred one";
   alignas(256) static char never_read[256];
   int cutlass = 0;
   for (const auto& c : full_window_convs()) {
     const int64_t t_out = c.time + 2 * c.pad - int64_t(c.dilation) * (c.taps - 1);
     const auto view = [](DType dt, Shape s) { return Tensor{never_read, dt, s, DeviceType::CUDA}; };
-    const ops::Conv1dArgs args{view(DType::BF16, {2, c.cin, c.time}),
+    const ops::Conv1dArgs args{view(DType::BF16, ops::act_shape(act, 2, c.cin, c.time)),
                                view(DType::BF16, ops::conv_weight_shape(layout, c.taps, c.cout, c.cin)),
                                view(DType::BF16, {c.cout}),
-                               view(DType::BF16, {2, c.cin, c.time + 2 * c.pad}),
-                               view(DType::F32, {2, c.cout, t_out}),
-                               view(DType::BF16, {2, c.cout, t_out}),
+                               view(DType::BF16, ops::act_shape(act, 2, c.cin, c.time + 2 * c.pad)),
+                               view(DType::F32, ops::act_shape(act, 2, c.cout, t_out)),
+                               view(DType::BF16, ops::act_shape(act, 2, c.cout, t_out)),
                                c.dilation,
                                c.pad,
-                               layout};
+                               layout,
+                               act};
     const ops::Provider* p = ops::registry().find(ops::OpId::Conv1d, DeviceType::CUDA, &args);
-    ASSERT_NE(p, nullptr) << c.name;
-    const bool aligned_k7 = c.taps > 1 && c.cin % 8 == 0 && c.cout % 8 == 0;
-    EXPECT_EQ(p->name, aligned_k7 ? "cuda.conv1d.cutlass" : "cuda.conv1d") << c.name;
+    EXPECT_NE(p, nullptr) << c.name;
+    if (!p) continue;
+    const bool aligned = c.cin % 8 == 0 && c.cout % 8 == 0, one_tap_first = c.taps == 1 && act == ops::ActLayout::ChannelsFirst;
+    EXPECT_EQ(p->name, aligned && !one_tap_first ? "cuda.conv1d.cutlass" : "cuda.conv1d")
+        << c.name << " " << ops::act_layout_name(act);
     cutlass += p->name == "cuda.conv1d.cutlass";
   }
-  EXPECT_EQ(cutlass, 13) << "conv_in and the 12 dilated residual convs";
+  return cutlass;
+}
+
+TEST(VocoderConvRouting, FullWindowConvsGoToCutlassWhereAligned) {
+  Queue probe_q;
+  probe_q.device = DeviceType::CUDA;
+  EXPECT_EQ(ops::preferred_conv1d_layout(probe_q), ops::ConvWeightLayout::OutTapIn)
+      << "the CUTLASS provider's layout is the preferred one";
+  EXPECT_EQ(cutlass_convs(ops::ActLayout::ChannelsFirst), 13) << "conv_in and the 12 dilated residual convs";
+  EXPECT_EQ(cutlass_convs(ops::ActLayout::ChannelsLast), 26)
+      << "dec_in_proj, conv_in and the 24 residual convs: all but conv_out (Cout 1)";
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 //  - any queue: the device arm against the pinned upstream module (parity goldens; the host arm's bounds on a CPU
 //    queue, the CUDA band of vocoder_bounds.h otherwise), its band against the host arm, the 3-window stitching case, its resident bytes (every weight staged once,
 //    bf16), its decode counter, and reachability: the ops it declares (what selection checks) are exactly the ops
-//    whose providers the table records as run; and the arm forced to each conv1d weight layout a provider takes.
+//    whose providers the table records as run; and the arm forced to each conv1d weight layout and activation layout
+//    pair a provider takes (the default arm is channels-last where its conv provider takes that).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,6 +38,9 @@ TEST(VocoderDevice, ParityBandResidencyAndReachability) {
     vocoder::VocoderHostArm host(weights, 1);
     vocoder::VocoderDeviceArm device(weights, q);
     EXPECT_EQ(device.staged_bytes(), weights.bytes()) << c.name() << ": resident bf16 weights";
+    if (q.is_cpu()) {
+      EXPECT_EQ(device.act_layout(), ops::ActLayout::ChannelsLast) << "the CPU conv1d provider takes channels-last";
+    }
     const auto h = host.decode(latents.data.data(), latents.shape[2]);
     const auto d = device.decode(latents.data.data(), latents.shape[2]);
     EXPECT_EQ(device.forwards(), 1) << c.name();
@@ -58,41 +62,46 @@ TEST(VocoderDevice, ParityBandResidencyAndReachability) {
   }
 }
 
-// Each conv1d weight layout an enabled provider of the queue's device takes (the arm stages the preferred one; the
-// benches force each): on the CPU providers every one reproduces the host arm bit for bit (so the stagings the cuDNN
-// and the CUTLASS providers read are checked here too); on CUDA each stays in the band against the host arm.
+// Each conv1d weight layout with each activation layout an enabled provider of the queue's device takes (the arm
+// stages the preferred pair; the benches force each): on the CPU providers every one reproduces the host arm bit for
+// bit (so the stagings the cuDNN and the CUTLASS providers read, and the channels-last activations, are checked here
+// too); on CUDA each stays in the band against the host arm.
 TEST(VocoderDevice, EveryConvWeightLayoutWithAProvider) {
   const Queue q = gate_queue(1);
   int layouts = 0;
   for (const auto layout : ops::kConvWeightLayouts) {
-    ops::Conv1dArgs probe{};
-    probe.layout = layout;
-    if (!ops::registry().find(ops::OpId::Conv1d, q.device, &probe)) continue;
-    ++layouts;
-    const std::string tag = ops::conv_weight_layout_name(layout);
-    for (const auto& c : vocoder_cases()) {
-      if (c.seed != 0) continue;  // one case per geometry
-      const auto weights = load_vocoder_case(c);
-      const Bf16Tensor latents = read_bf16(vocoder_parity_golden(c), "latents");
-      vocoder::VocoderHostArm host(weights, 1);
-      vocoder::VocoderDeviceArm device(weights, q, layout);
-      EXPECT_EQ(device.conv_layout(), layout);
-      EXPECT_EQ(device.staged_bytes(), weights.bytes()) << c.name();
-      const auto h = host.decode(latents.data.data(), latents.shape[2]);
-      const auto d = device.decode(latents.data.data(), latents.shape[2]);
-      ASSERT_EQ(d.data.size(), h.data.size()) << c.name();
-      const UlpStats band = ulp_stats(d.data, h.data);
-      if (q.is_cpu()) {
-        record(gate_id(), c.name() + "/" + tag, "cpu_providers_differing_from_host", double(band.compared - band.exact), 0);
-        EXPECT_EQ(band.exact, band.compared) << c.name() << " " << tag;
-      } else {
-        check_ulp(gate_id(), c.name() + "/" + tag, "waveform_vs_host", band, vocoder_bounds::kCudaVsOracle);
+    for (const auto act : ops::kActLayouts) {
+      ops::Conv1dArgs probe{};
+      probe.layout = layout, probe.act = act;
+      if (!ops::registry().find(ops::OpId::Conv1d, q.device, &probe)) continue;
+      ++layouts;
+      const std::string tag = std::string(ops::conv_weight_layout_name(layout)) +
+                              (act == ops::ActLayout::ChannelsLast ? "/channels_last" : "");
+      for (const auto& c : vocoder_cases()) {
+        if (c.seed != 0) continue;  // one case per geometry
+        const auto weights = load_vocoder_case(c);
+        const Bf16Tensor latents = read_bf16(vocoder_parity_golden(c), "latents");
+        vocoder::VocoderHostArm host(weights, 1);
+        vocoder::VocoderDeviceArm device(weights, q, layout, act);
+        EXPECT_EQ(device.conv_layout(), layout);
+        EXPECT_EQ(device.act_layout(), act);
+        EXPECT_EQ(device.staged_bytes(), weights.bytes()) << c.name();
+        const auto h = host.decode(latents.data.data(), latents.shape[2]);
+        const auto d = device.decode(latents.data.data(), latents.shape[2]);
+        ASSERT_EQ(d.data.size(), h.data.size()) << c.name();
+        const UlpStats band = ulp_stats(d.data, h.data);
+        if (q.is_cpu()) {
+          record(gate_id(), c.name() + "/" + tag, "cpu_providers_differing_from_host", double(band.compared - band.exact), 0);
+          EXPECT_EQ(band.exact, band.compared) << c.name() << " " << tag;
+        } else {
+          check_ulp(gate_id(), c.name() + "/" + tag, "waveform_vs_host", band, vocoder_bounds::kCudaVsOracle);
+        }
       }
     }
   }
   EXPECT_GE(layouts, 1);
   if (q.is_cpu()) {
-    EXPECT_EQ(layouts, 3) << "the CPU conv1d provider takes every layout";
+    EXPECT_EQ(layouts, 6) << "the CPU conv1d provider takes every weight layout with either activation layout";
   }
 }
 

@@ -1,6 +1,6 @@
 // conv1d on the CPU: one output channel per parallel_for index; per channel an f32 row starts at the bias and
 // accumulates input channel by input channel, tap by tap (the host arm's order), then rounds once to bf16. Every
-// weight layout, the same order: the result does not depend on the layout.
+// weight layout and either activation layout, the same order: the result does not depend on the layouts.
 // The scratch tensors are not needed here and are left untouched.
 #include <algorithm>
 #include <vector>
@@ -14,9 +14,13 @@ namespace music3::ops {
 
 void conv1d_cpu(const Queue& q, const void* args) {
   const auto& p = *static_cast<const Conv1dArgs*>(args);
-  const int64_t batch = p.x.shape[0], cin = p.x.shape[1], t_in = p.x.shape[2];
+  const ActAxes act = act_axes(p.act);
+  const int64_t batch = p.x.shape[0], cin = p.x.shape[act.channels], t_in = p.x.shape[act.time];
   const ConvWeightAxes axes = conv_weight_axes(p.layout);
-  const int64_t taps = p.w.shape[axes.taps], cout = p.w.shape[axes.out], t_out = p.out.shape[2];
+  const int64_t taps = p.w.shape[axes.taps], cout = p.w.shape[axes.out], t_out = p.out.shape[act.time];
+  // The steps between channels and between samples in x and out: [B, C, T] or [B, T, C].
+  const bool last = p.act == ActLayout::ChannelsLast;
+  const int64_t x_c = last ? 1 : t_in, x_t = last ? cin : 1, o_c = last ? 1 : t_out, o_t = last ? cout : 1;
   const bf16* x = p.x.as<const bf16>();
   const bf16* w = p.w.as<const bf16>();
   const bf16* bias = p.bias.as<const bf16>();
@@ -27,8 +31,8 @@ void conv1d_cpu(const Queue& q, const void* args) {
       const int64_t b = bc / cout, co = bc % cout;
       std::fill(acc.begin(), acc.end(), to_f32(bias[co]));
       for (int64_t ci = 0; ci < cin; ++ci) {
-        const bf16* xr = x + (b * cin + ci) * t_in;
-        for (int64_t t = 0; t < t_in; ++t) row[static_cast<size_t>(t)] = to_f32(xr[t]);
+        const bf16* xr = x + b * cin * t_in + ci * x_c;
+        for (int64_t t = 0; t < t_in; ++t) row[static_cast<size_t>(t)] = to_f32(xr[t * x_t]);
         for (int64_t k = 0; k < taps; ++k) {
           const float wv = to_f32(w[conv_weight_offset(p.layout, taps, cout, cin, k, co, ci)]);
           const int64_t shift = k * p.dilation - p.pad;
@@ -36,8 +40,8 @@ void conv1d_cpu(const Queue& q, const void* args) {
           for (int64_t t = lo; t < hi; ++t) acc[static_cast<size_t>(t)] += wv * row[static_cast<size_t>(t + shift)];
         }
       }
-      bf16* o = out + bc * t_out;
-      for (int64_t t = 0; t < t_out; ++t) o[t] = to_bf16(acc[static_cast<size_t>(t)]);
+      bf16* o = out + b * cout * t_out + co * o_c;
+      for (int64_t t = 0; t < t_out; ++t) o[t * o_t] = to_bf16(acc[static_cast<size_t>(t)]);
     }
   });
 }

@@ -1,4 +1,4 @@
-// snake on the CPU: one (batch, channel) row per parallel_for index, the six ops of upstream's Snake each
+// snake on the CPU: one (batch, channel) row per parallel_for index (either activation layout), the six ops of upstream's Snake each
 // rounded to bf16: bf16(x + bf16(bf16(1/bf16(a + 1e-9)) * bf16(bf16(sin(bf16(a x)))^2))).
 #include <cmath>
 
@@ -11,7 +11,11 @@ namespace music3::ops {
 
 void snake_cpu(const Queue& q, const void* args) {
   const auto& p = *static_cast<const SnakeArgs*>(args);
-  const int64_t channels = p.x.shape[1], time = p.x.shape[2];
+  const ActAxes act = act_axes(p.act);
+  const int64_t channels = p.x.shape[act.channels], time = p.x.shape[act.time];
+  // The steps between channels and between samples: [B, C, T] or [B, T, C].
+  const bool last = p.act == ActLayout::ChannelsLast;
+  const int64_t step_c = last ? 1 : time, step_t = last ? channels : 1;
   const bf16* x = p.x.as<const bf16>();
   const bf16* alpha = p.alpha.as<const bf16>();
   bf16* out = p.out.as<bf16>();
@@ -19,10 +23,11 @@ void snake_cpu(const Queue& q, const void* args) {
     for (int64_t row = begin; row < end; ++row) {
       const float a = to_f32(alpha[row % channels]);
       const float inv = round_bf16(1.0f / round_bf16(a + 1e-9f));
-      for (int64_t t = row * time; t < (row + 1) * time; ++t) {
-        const float v = to_f32(x[t]);
+      const int64_t first = row / channels * channels * time + row % channels * step_c;
+      for (int64_t i = first; i < first + time * step_t; i += step_t) {
+        const float v = to_f32(x[i]);
         const float s = round_bf16(std::sin(round_bf16(a * v)));
-        out[t] = to_bf16(v + round_bf16(inv * round_bf16(s * s)));
+        out[i] = to_bf16(v + round_bf16(inv * round_bf16(s * s)));
       }
     }
   });

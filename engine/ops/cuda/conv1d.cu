@@ -7,6 +7,9 @@
 // acc to bf16. Row-major acc[Cout, Tout] is column-major acc^T [Tout, Cout] = xpad_shift^T [Tout, Cin] . W_k^T.
 // A 1x1 conv without padding is one GEMM straight into `out`, pre-filled with the bias (beta 1): cuBLAS blends
 // beta * C in f32 and rounds once, the same single rounding, with no scratch traffic.
+// Channels-last activations (ActLayout::ChannelsLast, [B, T, C]): row-major acc[Tout, Cout] is column-major
+// acc^T [Cout, Tout] = W_k [Cout, Cin] . xpad_shift^T [Cin, Tout] (W_k read transposed), xpad padded along T with
+// the channels kept innermost; a 1x1 conv is one GEMM over all B T rows (n = B Tout), the batch being contiguous.
 #include <climits>
 #include <stdexcept>
 
@@ -22,28 +25,28 @@ namespace {
 
 constexpr int kThreads = 256;
 
+// Rows of t_in samples of `inner` values each ([B Cin][T] with inner 1, or [B][T][Cin] with inner Cin) padded
+// along T by `pad` zero samples on both sides.
 __global__ void pad_kernel(const bf16* __restrict__ x, bf16* __restrict__ xpad, int64_t t_in, int64_t pad,
-                           int64_t total) {
-  const int64_t t_pad = t_in + 2 * pad;
+                           int64_t inner, int64_t total) {
+  const int64_t row_len = (t_in + 2 * pad) * inner;
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < total;
        i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const int64_t row = i / t_pad, j = i % t_pad - pad;
-    xpad[i] = (j >= 0 && j < t_in) ? x[row * t_in + j] : bf16{0};
+    const int64_t row = i / row_len, rem = i % row_len, j = rem / inner - pad, c = rem % inner;
+    xpad[i] = (j >= 0 && j < t_in) ? x[(row * t_in + j) * inner + c] : bf16{0};
   }
 }
 
-__global__ void bias_fill_kernel(const bf16* __restrict__ bias, float* __restrict__ acc, int64_t cout, int64_t t_out,
+__device__ __forceinline__ void put(float& o, bf16 b) { o = to_f32(b); }
+__device__ __forceinline__ void put(bf16& o, bf16 b) { o = b; }
+
+// out[i] = bias[(i / step) % cout] (conv1d_bias.h), into f32 or bf16.
+template <typename Out>
+__global__ void bias_fill_kernel(const bf16* __restrict__ bias, Out* __restrict__ out, int64_t cout, int64_t step,
                                  int64_t total) {
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < total;
        i += static_cast<int64_t>(gridDim.x) * blockDim.x)
-    acc[i] = to_f32(bias[(i / t_out) % cout]);
-}
-
-__global__ void bias_fill_bf16_kernel(const bf16* __restrict__ bias, bf16* __restrict__ out, int64_t cout,
-                                      int64_t t_out, int64_t total) {
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < total;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x)
-    out[i] = bias[(i / t_out) % cout];
+    put(out[i], bias[(i / step) % cout]);
 }
 
 __global__ void round_kernel(const float* __restrict__ acc, bf16* __restrict__ out, int64_t total) {
@@ -54,8 +57,8 @@ __global__ void round_kernel(const float* __restrict__ acc, bf16* __restrict__ o
 
 }  // namespace
 
-void conv1d_fill_bias(const bf16* bias, bf16* out, int64_t cout, int64_t t_out, int64_t total, cudaStream_t stream) {
-  bias_fill_bf16_kernel<<<grid_for(total, kThreads), kThreads, 0, stream>>>(bias, out, cout, t_out, total);
+void conv1d_fill_bias(const bf16* bias, bf16* out, int64_t cout, int64_t step, int64_t total, cudaStream_t stream) {
+  bias_fill_kernel<<<grid_for(total, kThreads), kThreads, 0, stream>>>(bias, out, cout, step, total);
   check_launch("conv1d bias (bf16)");
 }
 
@@ -66,45 +69,63 @@ bool conv1d_cublas_supports(const void* args) {
 
 void conv1d_cuda(const Queue& q, const void* args) {
   const auto& p = *static_cast<const Conv1dArgs*>(args);
-  const int64_t batch = p.x.shape[0], cin = p.x.shape[1], t_in = p.x.shape[2];
+  const ActAxes act = act_axes(p.act);
+  const bool last = p.act == ActLayout::ChannelsLast;
+  const int64_t batch = p.x.shape[0], cin = p.x.shape[act.channels], t_in = p.x.shape[act.time];
   const ConvWeightAxes axes = conv_weight_axes(p.layout);
-  const int64_t taps = p.w.shape[axes.taps], cout = p.w.shape[axes.out], t_out = p.out.shape[2];
+  const int64_t taps = p.w.shape[axes.taps], cout = p.w.shape[axes.out], t_out = p.out.shape[act.time];
   const int64_t t_pad = t_in + 2 * p.pad;
   // Tap k's weight matrix: its first element and its row stride (cuBLAS's ldb).
   const bool tap_major = p.layout == ConvWeightLayout::TapMajor;
   const int64_t w_tap_step = tap_major ? cout * cin : cin, w_ld = tap_major ? cin : taps * cin;
-  if (t_pad > INT_MAX || cout > INT_MAX || w_ld > INT_MAX || batch > INT_MAX)
+  if (t_pad > INT_MAX || cout > INT_MAX || w_ld > INT_MAX || batch > INT_MAX || batch * t_out > INT_MAX)
     throw std::invalid_argument("conv1d (cuda): dimensions beyond cuBLAS's int range: x " + p.x.describe());
+  const auto i = [](int64_t v) { return static_cast<int>(v); };
   const cudaStream_t stream = stream_of(q);
+  const int64_t out_total = batch * cout * t_out, bias_step = last ? 1 : t_out;
   const float one = 1.0f;
   if (taps == 1 && p.pad == 0) {
-    conv1d_fill_bias(p.bias.as<const bf16>(), p.out.as<bf16>(), cout, t_out, batch * cout * t_out, stream);
+    conv1d_fill_bias(p.bias.as<const bf16>(), p.out.as<bf16>(), cout, bias_step, out_total, stream);
     with_cublas(stream, [&](cublasHandle_t h) {
-      check_cublas(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(t_out), static_cast<int>(cout),
-                                              static_cast<int>(cin), &one, p.x.data, CUDA_R_16BF, static_cast<int>(t_in),
-                                              cin * t_in, p.w.data, CUDA_R_16BF, static_cast<int>(w_ld), 0, &one, p.out.data,
-                                              CUDA_R_16BF, static_cast<int>(t_out), cout * t_out, static_cast<int>(batch),
-                                              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-                   "conv1d 1x1 (cuda): cublasGemmStridedBatchedEx");
+      if (last)
+        check_cublas(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, i(cout), i(batch * t_out), i(cin), &one, p.w.data,
+                                  CUDA_R_16BF, i(w_ld), p.x.data, CUDA_R_16BF, i(cin), &one, p.out.data, CUDA_R_16BF,
+                                  i(cout), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                     "conv1d 1x1 channels-last (cuda): cublasGemmEx");
+      else
+        check_cublas(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, i(t_out), i(cout), i(cin), &one, p.x.data,
+                                                CUDA_R_16BF, i(t_in), cin * t_in, p.w.data, CUDA_R_16BF, i(w_ld), 0,
+                                                &one, p.out.data, CUDA_R_16BF, i(t_out), cout * t_out, i(batch),
+                                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                     "conv1d 1x1 (cuda): cublasGemmStridedBatchedEx");
     });
     return;
   }
-  const int64_t pad_total = batch * cin * t_pad, out_total = batch * cout * t_out;
+  const int64_t pad_total = batch * cin * t_pad;
   pad_kernel<<<grid_for(pad_total, kThreads), kThreads, 0, stream>>>(p.x.as<const bf16>(), p.xpad.as<bf16>(), t_in,
-                                                                      p.pad, pad_total);
+                                                                      p.pad, last ? cin : 1, pad_total);
   check_launch("conv1d pad");
   bias_fill_kernel<<<grid_for(out_total, kThreads), kThreads, 0, stream>>>(p.bias.as<const bf16>(), p.acc.as<float>(),
-                                                                            cout, t_out, out_total);
+                                                                            cout, bias_step, out_total);
   check_launch("conv1d bias");
   with_cublas(stream, [&](cublasHandle_t h) {
-    for (int64_t k = 0; k < taps; ++k)
-      check_cublas(cublasGemmStridedBatchedEx(
-                       h, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(t_out), static_cast<int>(cout), static_cast<int>(cin),
-                       &one, p.xpad.as<const bf16>() + k * p.dilation, CUDA_R_16BF, static_cast<int>(t_pad), cin * t_pad,
-                       p.w.as<const bf16>() + k * w_tap_step, CUDA_R_16BF, static_cast<int>(w_ld), 0, &one,
-                       p.acc.as<float>(), CUDA_R_32F, static_cast<int>(t_out), cout * t_out, static_cast<int>(batch),
-                       CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-                   "conv1d (cuda): cublasGemmStridedBatchedEx");
+    for (int64_t k = 0; k < taps; ++k) {
+      const bf16* w_k = p.w.as<const bf16>() + k * w_tap_step;
+      if (last)
+        check_cublas(cublasGemmStridedBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, i(cout), i(t_out), i(cin), &one, w_k,
+                                                CUDA_R_16BF, i(w_ld), 0, p.xpad.as<const bf16>() + k * p.dilation * cin,
+                                                CUDA_R_16BF, i(cin), t_pad * cin, &one, p.acc.as<float>(), CUDA_R_32F,
+                                                i(cout), t_out * cout, i(batch), CUBLAS_COMPUTE_32F,
+                                                CUBLAS_GEMM_DEFAULT),
+                     "conv1d channels-last (cuda): cublasGemmStridedBatchedEx");
+      else
+        check_cublas(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, i(t_out), i(cout), i(cin), &one,
+                                                p.xpad.as<const bf16>() + k * p.dilation, CUDA_R_16BF, i(t_pad),
+                                                cin * t_pad, w_k, CUDA_R_16BF, i(w_ld), 0, &one, p.acc.as<float>(),
+                                                CUDA_R_32F, i(t_out), cout * t_out, i(batch), CUBLAS_COMPUTE_32F,
+                                                CUBLAS_GEMM_DEFAULT),
+                     "conv1d (cuda): cublasGemmStridedBatchedEx");
+    }
   });
   round_kernel<<<grid_for(out_total, kThreads), kThreads, 0, stream>>>(p.acc.as<const float>(), p.out.as<bf16>(),
                                                                         out_total);

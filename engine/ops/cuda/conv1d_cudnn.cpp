@@ -82,7 +82,8 @@ Choice first_usable(const cudnnConvolutionFwdAlgoPerf_t* perf, int n, size_t wor
 }  // namespace
 
 bool conv1d_cudnn_supports(const void* args) {
-  return static_cast<const Conv1dArgs*>(args)->layout == ConvWeightLayout::OutInTap;
+  const auto& p = *static_cast<const Conv1dArgs*>(args);
+  return p.layout == ConvWeightLayout::OutInTap && p.act == ActLayout::ChannelsFirst;
 }
 
 void conv1d_cudnn_cuda(const Queue& q, const void* args) {

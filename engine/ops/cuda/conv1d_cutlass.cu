@@ -4,12 +4,14 @@
 // dilation in CUTLASS's activation iterator: no padded copy and no im2col. Epilogue: out = bf16(acc + bias), the
 // contract's single rounding (f32 sum in CUTLASS's order): the bias enters as the source tensor C with stride 0, so
 // every output position reads bias[co], blended with beta = 1 in f32 before the one conversion to bf16.
-// The op's activations are channels-first [B, C, T]: x is transposed into the xpad scratch as [B, T, Cin] (it holds
-// B Cin (T + 2 pad) >= B T Cin values), the conv writes [B, Tout, Cout] bf16 into the acc scratch (B Cout Tout f32
-// = twice the bytes needed), and that is transposed into out. Each transpose is exact (bf16 copies).
-// supports(): OutTapIn weights and, for a call (a probe without tensors is judged by its layout alone), K > 1 (a 1x1
-// conv is one cuBLAS GEMM straight into out, with no transposes: cuda.conv1d takes it from the same staging), Cin
-// and Cout multiples of 8 (CUTLASS's 16-byte accesses) and a problem CUTLASS's can_implement() accepts.
+// Channels-last activations (ActLayout::ChannelsLast, [B, T, C]) are CUTLASS's own: x in, out written, no scratch.
+// Channels-first ones [B, C, T]: x is transposed into the xpad scratch as [B, T, Cin] (it holds B Cin (T + 2 pad)
+// >= B T Cin values), the conv writes [B, Tout, Cout] bf16 into the acc scratch (B Cout Tout f32 = twice the bytes
+// needed), and that is transposed into out. Each transpose is exact (bf16 copies).
+// supports(): OutTapIn weights and, for a call (a probe without tensors is judged by its layouts alone), K > 1 for
+// channels-first activations (a 1x1 conv there is one cuBLAS GEMM straight into out, with no transposes: cuda.conv1d
+// takes it from the same staging; channels-last 1x1 convs run here, the bias in the epilogue), Cin and Cout
+// multiples of 8 (CUTLASS's 16-byte accesses) and a problem CUTLASS's can_implement() accepts.
 // Tiles: 128x128x64, 3 stages, when Cout is a multiple of 128 and Cin of 64; else 128x64x32, 4 stages.
 #include <cutlass/bfloat16.h>
 #include <cutlass/conv/conv2d_problem_size.h>
@@ -80,9 +82,10 @@ int64_t taps_of(const Conv1dArgs& p) { return p.w.shape[conv_weight_axes(p.layou
 
 cutlass::conv::Conv2dProblemSize problem(const Conv1dArgs& p) {
   const auto i = [](int64_t v) { return static_cast<int>(v); };
-  return cutlass::conv::Conv2dProblemSize(i(p.x.shape[0]), 1, i(p.x.shape[2]), i(p.x.shape[1]), i(p.out.shape[1]), 1,
-                                          i(taps_of(p)), 1, i(p.out.shape[2]), 0, p.pad, 1, 1, 1, p.dilation,
-                                          cutlass::conv::Mode::kCrossCorrelation);
+  const ActAxes a = act_axes(p.act);
+  return cutlass::conv::Conv2dProblemSize(i(p.x.shape[0]), 1, i(p.x.shape[a.time]), i(p.x.shape[a.channels]),
+                                          i(p.out.shape[a.channels]), 1, i(taps_of(p)), 1, i(p.out.shape[a.time]), 0,
+                                          p.pad, 1, 1, 1, p.dilation, cutlass::conv::Mode::kCrossCorrelation);
 }
 
 // The arguments for x_nwc [B, T, Cin] -> y_nwc [B, Tout, Cout]; the bias as C with stride 0, beta = 1.
@@ -95,7 +98,9 @@ typename Op::Arguments arguments(const cutlass::conv::Conv2dProblemSize& ps, con
                                 {cut(y_nwc), Nwc::packed(ps.output_extent())}, {1.0f, 1.0f});
 }
 
-bool wide_tiles(const Conv1dArgs& p) { return p.out.shape[1] % 128 == 0 && p.x.shape[1] % 64 == 0; }
+int64_t channels_of(const Tensor& t, const Conv1dArgs& p) { return t.shape[act_axes(p.act).channels]; }
+
+bool wide_tiles(const Conv1dArgs& p) { return channels_of(p.out, p) % 128 == 0 && channels_of(p.x, p) % 64 == 0; }
 
 template <typename Op>
 bool implementable(const cutlass::conv::Conv2dProblemSize& ps) {
@@ -121,29 +126,36 @@ void run_fprop(const Conv1dArgs& p, const bf16* x_nwc, bf16* y_nwc, cudaStream_t
   check_launch("conv1d (cutlass) implicit GEMM");
 }
 
+// x_nwc [B, T, Cin] -> y_nwc [B, Tout, Cout] with the tiles wide_tiles() picks.
+void fprop(const Conv1dArgs& p, const bf16* x_nwc, bf16* y_nwc, cudaStream_t stream) {
+  if (wide_tiles(p))
+    run_fprop<WideFprop>(p, x_nwc, y_nwc, stream);
+  else
+    run_fprop<NarrowFprop>(p, x_nwc, y_nwc, stream);
+}
+
 }  // namespace
 
 bool conv1d_cutlass_supports(const void* args) {
   const auto& p = *static_cast<const Conv1dArgs*>(args);
   if (p.layout != ConvWeightLayout::OutTapIn) return false;
   if (!p.x.data) return true;  // a layout probe
-  if (taps_of(p) < 2 || p.x.shape[1] % kAlign != 0 || p.out.shape[1] % kAlign != 0) return false;
+  if (p.act == ActLayout::ChannelsFirst && taps_of(p) < 2) return false;
+  if (channels_of(p.x, p) % kAlign != 0 || channels_of(p.out, p) % kAlign != 0) return false;
   const auto ps = problem(p);
   return wide_tiles(p) ? implementable<WideFprop>(ps) : implementable<NarrowFprop>(ps);
 }
 
 void conv1d_cutlass_cuda(const Queue& q, const void* args) {
   const auto& p = *static_cast<const Conv1dArgs*>(args);
+  const cudaStream_t stream = stream_of(q);
+  if (p.act == ActLayout::ChannelsLast) return fprop(p, p.x.as<const bf16>(), p.out.as<bf16>(), stream);
   const int64_t batch = p.x.shape[0], cin = p.x.shape[1], t_in = p.x.shape[2];
   const int64_t cout = p.out.shape[1], t_out = p.out.shape[2];
-  const cudaStream_t stream = stream_of(q);
   bf16* x_nwc = p.xpad.as<bf16>();
   bf16* y_nwc = static_cast<bf16*>(p.acc.data);
   transpose(p.x.as<const bf16>(), x_nwc, batch, cin, t_in, stream);
-  if (wide_tiles(p))
-    run_fprop<WideFprop>(p, x_nwc, y_nwc, stream);
-  else
-    run_fprop<NarrowFprop>(p, x_nwc, y_nwc, stream);
+  fprop(p, x_nwc, y_nwc, stream);
   transpose(y_nwc, p.out.as<bf16>(), batch, t_out, cout, stream);
 }
 

@@ -1,6 +1,8 @@
 #include "engine/models/music3/vocoder/vocoder_device_arm.h"
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "engine/ops/ops.h"
 #include "engine/ops/registry.h"
@@ -11,6 +13,15 @@ namespace music3::vocoder {
 
 namespace {
 constexpr int kStreams = 2;
+
+// [batch][rows][cols] -> [batch][cols][rows] on the host (the channels-last arm's entry and run_stage()'s copies).
+std::vector<bf16> transposed(const bf16* in, int64_t batch, int64_t rows, int64_t cols) {
+  std::vector<bf16> out(size_t(batch * rows * cols));
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) out[size_t((b * cols + c) * rows + r)] = in[(b * rows + r) * cols + c];
+  return out;
+}
 }
 
 struct VocoderDeviceArm::StagedConv {
@@ -38,7 +49,7 @@ struct VocoderDeviceArm::Staged {
 struct VocoderDeviceArm::Act {
   int channels = 0;
   int64_t time = 0;
-  DeviceBuffer buf;  // [2][channels][time] on the queue's device
+  DeviceBuffer buf;  // [2][channels][time], or [2][time][channels] when channels-last, on the queue's device
 };
 
 std::span<const ops::OpId> VocoderDeviceArm::ops() {
@@ -48,21 +59,32 @@ std::span<const ops::OpId> VocoderDeviceArm::ops() {
 }
 
 VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q)
-    : VocoderDeviceArm(weights, q, std::nullopt) {}
+    : VocoderDeviceArm(weights, q, std::nullopt, std::nullopt) {}
 
 VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q, ops::ConvWeightLayout conv_layout)
-    : VocoderDeviceArm(weights, q, std::optional<ops::ConvWeightLayout>(conv_layout)) {}
+    : VocoderDeviceArm(weights, q, std::optional<ops::ConvWeightLayout>(conv_layout), std::nullopt) {}
+
+VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q, ops::ConvWeightLayout conv_layout,
+                                   ops::ActLayout act)
+    : VocoderDeviceArm(weights, q, std::optional<ops::ConvWeightLayout>(conv_layout), std::optional<ops::ActLayout>(act)) {}
 
 VocoderDeviceArm::VocoderDeviceArm(const VocoderWeights& weights, const Queue& q,
-                                   std::optional<ops::ConvWeightLayout> conv_layout)
+                                   std::optional<ops::ConvWeightLayout> conv_layout, std::optional<ops::ActLayout> act)
     : cfg_(weights.cfg), q_(q), w_(std::make_unique<Staged>()) {
   for (auto op : ops())
     if (!ops::registry().has(op, q.device)) throw ops::MissingProvider(op, q.device);
   conv_layout_ = conv_layout ? *conv_layout : ops::preferred_conv1d_layout(q);
-  ops::Conv1dArgs probe{};
-  probe.layout = conv_layout_;
-  if (!ops::registry().find(ops::OpId::Conv1d, q.device, &probe))
-    throw ops::MissingProvider(ops::OpId::Conv1d, q.device, "no enabled provider takes the requested weight layout");
+  const auto conv_taking = [&](ops::ActLayout a) {
+    ops::Conv1dArgs probe{};
+    probe.layout = conv_layout_, probe.act = a;
+    return ops::registry().find(ops::OpId::Conv1d, q.device, &probe) != nullptr;
+  };
+  act_ = act ? *act : conv_taking(ops::ActLayout::ChannelsLast) ? ops::ActLayout::ChannelsLast
+                                                                 : ops::ActLayout::ChannelsFirst;
+  if (!conv_taking(act_))
+    throw ops::MissingProvider(ops::OpId::Conv1d, q.device,
+                               std::string("no enabled provider takes the requested weight layout with ") +
+                                   ops::act_layout_name(act_) + " activations");
   pool_ = runtime::shared_device_pool(q);
   if (!pool_) throw std::runtime_error("vocoder device arm: the queue has no backend, so no device pool");
   auto upload = [&](const std::vector<bf16>& host) {
@@ -118,20 +140,25 @@ namespace {
 Tensor on(const Queue& q, void* data, DType dt, Shape s) { return Tensor{data, dt, s, q.device}; }
 }  // namespace
 
+Shape VocoderDeviceArm::shape(int64_t channels, int64_t time) const {
+  return ops::act_shape(act_, kStreams, channels, time);
+}
+
 VocoderDeviceArm::Act VocoderDeviceArm::conv(const Act& x, const StagedConv& c, int dilation, int pad) {
   const int64_t t_pad = x.time + 2 * pad, t_out = t_pad - int64_t(dilation) * (c.kernel - 1);
   DeviceBuffer xpad = pool_->acquire(size_t(kStreams) * c.in * t_pad * sizeof(bf16));
   DeviceBuffer acc = pool_->acquire(size_t(kStreams) * c.out * t_out * sizeof(float));
   Act y{c.out, t_out, pool_->acquire(size_t(kStreams) * c.out * t_out * sizeof(bf16))};
-  ops::Conv1dArgs a{on(q_, x.buf.data(), DType::BF16, Shape{kStreams, c.in, x.time}),
+  ops::Conv1dArgs a{on(q_, x.buf.data(), DType::BF16, shape(c.in, x.time)),
                     on(q_, c.weight.data(), DType::BF16, ops::conv_weight_shape(conv_layout_, c.kernel, c.out, c.in)),
                     on(q_, c.bias.data(), DType::BF16, Shape{c.out}),
-                    on(q_, xpad.data(), DType::BF16, Shape{kStreams, c.in, t_pad}),
-                    on(q_, acc.data(), DType::F32, Shape{kStreams, c.out, t_out}),
-                    on(q_, y.buf.data(), DType::BF16, Shape{kStreams, c.out, t_out}),
+                    on(q_, xpad.data(), DType::BF16, shape(c.in, t_pad)),
+                    on(q_, acc.data(), DType::F32, shape(c.out, t_out)),
+                    on(q_, y.buf.data(), DType::BF16, shape(c.out, t_out)),
                     dilation,
                     pad,
-                    conv_layout_};
+                    conv_layout_,
+                    act_};
   ops::conv1d(q_, a);
   return y;
 }
@@ -140,30 +167,31 @@ VocoderDeviceArm::Act VocoderDeviceArm::conv_transposed(const Act& x, const Stag
   const int64_t l_out = (x.time - 1) * stride - 2 * int64_t(pad) + c.kernel;
   DeviceBuffer cols = pool_->acquire(size_t(kStreams) * c.out * c.kernel * x.time * sizeof(bf16));
   Act y{c.out, l_out, pool_->acquire(size_t(kStreams) * c.out * l_out * sizeof(bf16))};
-  ops::ConvTranspose1dArgs a{on(q_, x.buf.data(), DType::BF16, Shape{kStreams, c.in, x.time}),
+  ops::ConvTranspose1dArgs a{on(q_, x.buf.data(), DType::BF16, shape(c.in, x.time)),
                              on(q_, c.weight.data(), DType::BF16, Shape{c.in, c.out, c.kernel}),
                              on(q_, c.bias.data(), DType::BF16, Shape{c.out}),
-                             on(q_, cols.data(), DType::BF16, Shape{kStreams, int64_t(c.out) * c.kernel, x.time}),
-                             on(q_, y.buf.data(), DType::BF16, Shape{kStreams, c.out, l_out}),
+                             on(q_, cols.data(), DType::BF16, shape(int64_t(c.out) * c.kernel, x.time)),
+                             on(q_, y.buf.data(), DType::BF16, shape(c.out, l_out)),
                              stride,
-                             pad};
+                             pad,
+                             act_};
   ops::conv_transpose1d(q_, a);
   return y;
 }
 
 void VocoderDeviceArm::snake(Act& x, const DeviceBuffer& alpha) {
-  const Tensor v = on(q_, x.buf.data(), DType::BF16, Shape{kStreams, x.channels, x.time});
-  ops::snake(q_, v, on(q_, alpha.data(), DType::BF16, Shape{x.channels}), v);
+  const Tensor v = on(q_, x.buf.data(), DType::BF16, shape(x.channels, x.time));
+  ops::snake(q_, v, on(q_, alpha.data(), DType::BF16, Shape{x.channels}), v, act_);
 }
 
 VocoderDeviceArm::Act VocoderDeviceArm::residual_unit(Act x, int block, int unit_index) {
   const int k = VocoderConfig::kKernel;
   const auto& unit = w_->blocks[block].units[unit_index];
   Act r{x.channels, x.time, pool_->acquire(size_t(kStreams) * x.channels * x.time * sizeof(bf16))};
-  const Tensor xv = on(q_, x.buf.data(), DType::BF16, Shape{kStreams * x.channels, x.time});
-  const Tensor x3 = on(q_, x.buf.data(), DType::BF16, Shape{kStreams, x.channels, x.time});
-  const Tensor r3 = on(q_, r.buf.data(), DType::BF16, Shape{kStreams, x.channels, x.time});
-  ops::snake(q_, x3, on(q_, unit.alpha1.data(), DType::BF16, Shape{x.channels}), r3);
+  const Tensor xv = on(q_, x.buf.data(), DType::BF16, Shape{kStreams * x.channels, x.time});  // flat: either layout
+  const Tensor x3 = on(q_, x.buf.data(), DType::BF16, shape(x.channels, x.time));
+  const Tensor r3 = on(q_, r.buf.data(), DType::BF16, shape(x.channels, x.time));
+  ops::snake(q_, x3, on(q_, unit.alpha1.data(), DType::BF16, Shape{x.channels}), r3, act_);
   r = conv(r, unit.conv1, unit.dilation, unit.dilation * (k - 1) / 2);
   snake(r, unit.alpha2);
   r = conv(r, unit.conv2, 1, 0);
@@ -187,7 +215,7 @@ VocoderDeviceArm::Act VocoderDeviceArm::apply(const Stage& stage, Act x) {
     case K::SnakeOut: snake(x, w_->alpha_out); return x;
     case K::ConvOut: return conv(x, w_->conv_out, 1, k / 2);
     case K::Tanh: {
-      const Tensor y = on(q_, x.buf.data(), DType::BF16, Shape{kStreams, x.channels, x.time});
+      const Tensor y = on(q_, x.buf.data(), DType::BF16, shape(x.channels, x.time));
       ops::tanh(q_, y, y);
       return x;
     }
@@ -197,13 +225,20 @@ VocoderDeviceArm::Act VocoderDeviceArm::apply(const Stage& stage, Act x) {
 
 Waveform VocoderDeviceArm::decode(const bf16* latents, int64_t length) {
   if (length <= 0) throw std::invalid_argument("vocoder: a window needs at least one latent, got " + std::to_string(length));
-  Act x{cfg_.stream_channels(), length, pool_->acquire(size_t(cfg_.latent_channels) * length * sizeof(bf16))};
-  q_.backend->copy(x.buf.data(), latents, size_t(cfg_.latent_channels) * length * sizeof(bf16), CopyKind::HostToDevice,
+  const size_t count = size_t(cfg_.latent_channels) * length;
+  Act x{cfg_.stream_channels(), length, pool_->acquire(count * sizeof(bf16))};
+  std::vector<bf16> last;  // the latents as [2][L][C/2] for a channels-last arm
+  if (act_ == ops::ActLayout::ChannelsLast) last = transposed(latents, kStreams, cfg_.stream_channels(), length);
+  q_.backend->copy(x.buf.data(), last.empty() ? latents : last.data(), count * sizeof(bf16), CopyKind::HostToDevice,
                    q_.stream);
-  for (const Stage& s : vocoder_stages(cfg_)) x = apply(s, std::move(x));
+  for (const Stage& s : vocoder_stages(cfg_)) {
+    x = apply(s, std::move(x));
+    if (observer_) observer_(s);
+  }
   Waveform out;
   out.samples = x.time;
   if (out.samples != cfg_.output_length(length)) throw std::logic_error("vocoder: stream length differs from output_length()");
+  if (x.channels != 1) throw std::logic_error("vocoder: the last stage leaves more than one channel per stream");
   out.data.resize(size_t(kStreams) * out.samples);
   q_.backend->copy(out.data.data(), x.buf.data(), out.data.size() * sizeof(bf16), CopyKind::DeviceToHost, q_.stream);
   q_.synchronize();
@@ -215,12 +250,15 @@ StageTensor VocoderDeviceArm::run_stage(const Stage& stage, const StageTensor& i
   if (in.time <= 0 || in.data.size() != size_t(kStreams) * in.channels * in.time)
     throw std::invalid_argument("vocoder stage " + stage.name() + ": input holds " + std::to_string(in.data.size()) +
                                 " values, not 2 x " + std::to_string(in.channels) + " x " + std::to_string(in.time));
+  const bool last = act_ == ops::ActLayout::ChannelsLast;
   Act x{in.channels, in.time, pool_->acquire(in.data.size() * sizeof(bf16))};
-  q_.backend->copy(x.buf.data(), in.data.data(), in.data.size() * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
+  const std::vector<bf16> staged = last ? transposed(in.data.data(), kStreams, in.channels, in.time) : in.data;
+  q_.backend->copy(x.buf.data(), staged.data(), staged.size() * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
   x = apply(stage, std::move(x));
   StageTensor out{x.channels, x.time, std::vector<bf16>(size_t(kStreams) * x.channels * x.time)};
   q_.backend->copy(out.data.data(), x.buf.data(), out.data.size() * sizeof(bf16), CopyKind::DeviceToHost, q_.stream);
   q_.synchronize();
+  if (last) out.data = transposed(out.data.data(), kStreams, x.time, x.channels);
   return out;
 }
 
