@@ -54,8 +54,11 @@ inline constexpr StageBound kTanh{{0.5, 0.0003, 0.5, 0.5}, 1.0};
 // rounding mutation of the conv stage is not catalogued yet, so the conv and residual bounds sit at twice to four
 // times the correct worst, with no measured tightest defect beside them. zero_max (the zero bucket, added after the
 // H200 run) is not measured there: 8.
-// conv:          exact 0.676 | 0.99888, mean 0.383, p99.9 42, max_conditioned 1 (unit_stride/seed1/dec_in_proj)
-inline constexpr StageBound kCudaConv{{0.5, 1.0, 128.0, 4.0, 8.0}, 0.6};
+// conv:          exact 0.676 | 0.99888, mean 0.383, p99.9 42, max_conditioned 1 (unit_stride/seed1/dec_in_proj).
+//   Re-measured at fb6b85b (channels-last activations; 3 provider runs): CUTLASS (preferred) exact 0.9979, mean
+//   0.0021, p99.9 1; cuBLAS channels-last (the _cublas run: one GEMM over all B*T rows for a 1x1 conv) exact 0.676,
+//   mean 0.826, p99.9 225 (realdims/seed5/dec_in_proj: 1408 values, so p99.9 is its second-largest), so p99.9 512.
+inline constexpr StageBound kCudaConv{{0.5, 1.0, 512.0, 4.0, 8.0}, 0.6};
 // snake, tanh:   bit-exact on both paths
 inline constexpr StageBound kCudaSnake{{0.5, 0.01, 1.0, 1.0, 8.0}, 0.995};
 // conv_transpose (cuBLAS + col2im on both): exact 0.99961, mean 0.00039, p99.9 0, max_conditioned 2
