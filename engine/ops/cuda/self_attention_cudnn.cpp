@@ -64,8 +64,8 @@ std::mutex& plans_mutex() {
   return mu;
 }
 std::map<PlanKey, Plan>& plans() {
-  static std::map<PlanKey, Plan> p;
-  return p;
+  static auto* p = new std::map<PlanKey, Plan>;  // kept for the process: no cuDNN teardown at exit
+  return *p;
 }
 
 void check_fe(fe::error_t e, const char* step, const Shape& s) {
@@ -147,7 +147,7 @@ void self_attention_cudnn_cuda(const Queue& q, const void* args) {
   with_cudnn(stream, [&](cudnnHandle_t h) {
     std::lock_guard lock(plans_mutex());
     Plan& p = plan_for(key, h, s, a.scale);
-    auto* qkv = const_cast<bf16*>(a.qkv.as<const bf16>());
+    bf16* qkv = a.qkv.as<bf16>();  // only read: cuDNN's variant pack takes non-const pointers
     bf16* qk = qkv;  // q at column 0, k at H D of rows 3 H D wide, or of the rotated copy's 2 H D
     if (s.rotary) {
       rope_qk_rows(qkv, p.rotated, s.S * s.B, int(s.B), int(s.H), int(s.D), a.cos.as<const bf16>(),
