@@ -104,22 +104,28 @@ void* device_alloc(size_t bytes, const Shape& s) {
   return p;
 }
 
-// The plan of `key`, built on first use in relaxed capture mode. Caller holds plans_mutex() and the handle.
-Plan& plan_for(const PlanKey& key, cudnnHandle_t h, const Shape& s, float scale) {
+// The plan of `key`, built on first use in relaxed capture mode with the handle on the legacy stream (whatever
+// cuDNN enqueues while building stays out of a capture of `stream`, which is non-blocking), then bound to `stream`
+// again. Caller holds plans_mutex() and the handle.
+Plan& plan_for(const PlanKey& key, cudnnHandle_t h, cudaStream_t stream, const Shape& s, float scale) {
   auto it = plans().find(key);
   if (it != plans().end()) return it->second;
   cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
   check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "cudaThreadExchangeStreamCaptureMode");
   Plan p;
   try {
+    check_cudnn(cudnnSetStream(h, nullptr), "cudnnSetStream (plan build)");
     p.graph = build_graph(h, s, scale);
     int64_t ws = 0;
     check_fe(p.graph->get_workspace_size(ws), "get_workspace_size", s);
     if (ws > 0) p.workspace = device_alloc(size_t(ws), s);
     if (s.rotary) p.rotated = static_cast<bf16*>(device_alloc(size_t(s.S * s.B * 2 * s.H * s.D) * sizeof(bf16), s));
+    check_cudnn(cudnnSetStream(h, stream), "cudnnSetStream");
   } catch (...) {
-    cudaThreadExchangeStreamCaptureMode(&mode);
+    cudnnSetStream(h, stream);
     cudaFree(p.workspace);
+    cudaFree(p.rotated);
+    cudaThreadExchangeStreamCaptureMode(&mode);
     throw;
   }
   check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "cudaThreadExchangeStreamCaptureMode");
@@ -146,7 +152,7 @@ void self_attention_cudnn_cuda(const Queue& q, const void* args) {
   const PlanKey key{device, stream, s.S, s.B, s.H, s.D, s.rotary, a.scale};  // the scale is a graph attribute
   with_cudnn(stream, [&](cudnnHandle_t h) {
     std::lock_guard lock(plans_mutex());
-    Plan& p = plan_for(key, h, s, a.scale);
+    Plan& p = plan_for(key, h, stream, s, a.scale);
     bf16* qkv = a.qkv.as<bf16>();  // only read: cuDNN's variant pack takes non-const pointers
     bf16* qk = qkv;  // q at column 0, k at H D of rows 3 H D wide, or of the rotated copy's 2 H D
     if (s.rotary) {
