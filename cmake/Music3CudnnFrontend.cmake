@@ -8,23 +8,11 @@
 # Without it the op stays on cuda.self_attention.
 set(MUSIC3_WITH_CUDNN_FRONTEND OFF)
 if(MUSIC3_WITH_CUDA)
-  set(_music3_fe_default "")
-  foreach(_py "${MUSIC3_ORACLE_PYTHON}" "${CMAKE_SOURCE_DIR}/.venv/bin/python")
-    if(NOT _music3_fe_default AND _py AND EXISTS "${_py}")
-      execute_process(COMMAND "${_py}" -c
-        "import importlib.metadata as m; print(m.distribution('nvidia-cudnn-frontend').locate_file('include'))"
-        OUTPUT_VARIABLE _music3_fe_default OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-    endif()
-  endforeach()
-  if(NOT EXISTS "${_music3_fe_default}/cudnn_frontend.h" AND EXISTS "${CMAKE_SOURCE_DIR}/.carry/cudnn_frontend/include/cudnn_frontend.h")
-    set(_music3_fe_default "${CMAKE_SOURCE_DIR}/.carry/cudnn_frontend/include")
-  endif()
-  set(MUSIC3_CUDNN_FRONTEND_INCLUDE "${_music3_fe_default}" CACHE PATH
-    "cudnn-frontend include folder (cudnn_frontend.h); default: the nvidia-cudnn-frontend wheel's include/")
-  # A cached value without the headers (configured before the wheel was installed) gives way to the one found now.
-  if(NOT EXISTS "${MUSIC3_CUDNN_FRONTEND_INCLUDE}/cudnn_frontend.h" AND EXISTS "${_music3_fe_default}/cudnn_frontend.h")
-    set(MUSIC3_CUDNN_FRONTEND_INCLUDE "${_music3_fe_default}" CACHE PATH "cudnn-frontend include folder (cudnn_frontend.h)" FORCE)
-  endif()
+  include(${CMAKE_CURRENT_LIST_DIR}/Music3HeaderFolder.cmake)
+  music3_header_folder(MUSIC3_CUDNN_FRONTEND_INCLUDE cudnn_frontend.h
+    "cudnn-frontend include folder (cudnn_frontend.h); default: the nvidia-cudnn-frontend wheel's include/"
+    "import importlib.metadata as m; print(m.distribution('nvidia-cudnn-frontend').locate_file('include'))"
+    "${CMAKE_SOURCE_DIR}/.carry/cudnn_frontend/include")
   if(MUSIC3_WITH_CUDNN AND EXISTS "${MUSIC3_CUDNN_FRONTEND_INCLUDE}/cudnn_frontend.h")
     set(MUSIC3_WITH_CUDNN_FRONTEND ON)
     message(STATUS "music3: cudnn-frontend headers found (${MUSIC3_CUDNN_FRONTEND_INCLUDE}) with cuDNN: provider cuda.self_attention.cudnn ON")
