@@ -6,20 +6,10 @@
 # line whether the provider is built. Without it the other conv1d providers remain.
 set(MUSIC3_WITH_CUTLASS OFF)
 if(MUSIC3_WITH_CUDA)
-  set(_music3_cutlass_default "")
-  foreach(_py "${MUSIC3_ORACLE_PYTHON}" "${CMAKE_SOURCE_DIR}/.venv/bin/python")
-    if(NOT _music3_cutlass_default AND _py AND EXISTS "${_py}")
-      execute_process(COMMAND "${_py}" -c
-        "import importlib.util, os; s = importlib.util.find_spec('cutlass_library'); print(os.path.join(list(s.submodule_search_locations)[0], 'source', 'include') if s else '')"
-        OUTPUT_VARIABLE _music3_cutlass_default OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-    endif()
-  endforeach()
-  set(MUSIC3_CUTLASS_INCLUDE "${_music3_cutlass_default}" CACHE PATH
-    "CUTLASS include folder (cutlass/cutlass.h); default: the nvidia-cutlass wheel's cutlass_library/source/include")
-  # A cached value without the headers (configured before the wheel was installed) gives way to the one found now.
-  if(NOT EXISTS "${MUSIC3_CUTLASS_INCLUDE}/cutlass/cutlass.h" AND EXISTS "${_music3_cutlass_default}/cutlass/cutlass.h")
-    set(MUSIC3_CUTLASS_INCLUDE "${_music3_cutlass_default}" CACHE PATH "CUTLASS include folder (cutlass/cutlass.h)" FORCE)
-  endif()
+  include(${CMAKE_CURRENT_LIST_DIR}/Music3HeaderFolder.cmake)
+  music3_header_folder(MUSIC3_CUTLASS_INCLUDE cutlass/cutlass.h
+    "CUTLASS include folder (cutlass/cutlass.h); default: the nvidia-cutlass wheel's cutlass_library/source/include"
+    "import importlib.util, os; s = importlib.util.find_spec('cutlass_library'); print(os.path.join(list(s.submodule_search_locations)[0], 'source', 'include') if s else '')")
   if(MUSIC3_CUTLASS_INCLUDE AND EXISTS "${MUSIC3_CUTLASS_INCLUDE}/cutlass/cutlass.h")
     set(MUSIC3_WITH_CUTLASS ON)
     message(STATUS "music3: CUTLASS headers found (${MUSIC3_CUTLASS_INCLUDE}): provider cuda.conv1d.cutlass ON")

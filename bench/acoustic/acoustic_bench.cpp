@@ -7,7 +7,11 @@
 //    Euler updates on the host), the issue's <= 0.4 s target;
 //  - condition_encoder/device/cuda/full/200: one encode on the device arm;
 //  - dit_attention/cuda/full/689: ops::self_attention alone at the DiT's shape (2 (L + 1) rows, 32 heads of 64,
-//    batch 2) with the rotary tables (RoPE fused into the Q/K load, as the arm calls it), device time per call;
+//    batch 2) with the rotary tables (as the arm calls it), device time per call;
+//  - .../attn:<variant> (dit_attention and dit_guided_step on CUDA): the same on one self_attention provider, the
+//    others of that op disabled for the run (OpRegistry::set_enabled), one per enabled CUDA provider
+//    (attn:music3 = cuda.self_attention, attn:cudnn = cuda.self_attention.cudnn), so one process compares them;
+//    the names without the suffix run the registry's choice;
 //  - on the CPU: the host arms at the tiny geometry (the reference point) and the device arm on the CPU providers
 //    (the smoke run of the device path).
 // Counters: ms per call; for the DiT the FLOPs of a guided step (2 x the MACs of every GEMM, conv and attention
@@ -23,6 +27,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/support/bench_main.h"
@@ -35,6 +40,7 @@
 #include "engine/models/music3/acoustic/dit_host_arm.h"
 #include "engine/models/music3/acoustic/dit_host_math.h"
 #include "engine/ops/ops.h"
+#include "engine/ops/registry.h"
 #include "engine/ops/transformer_ops.h"
 
 namespace music3::bench {
@@ -81,12 +87,49 @@ std::vector<GemmShape> block_gemms(const acoustic::DitConfig& c) {
   return {{"qkv", 3 * D, D}, {"wo", D, D}, {"ff_in", 2 * F, D}, {"ff_out", D, F}};
 }
 
+// The enabled CUDA providers of self_attention, as "attn:<variant>" suffixes (the provider name past
+// "cuda.self_attention", "music3" for ours) with their names.
+std::vector<std::pair<std::string, std::string>> attention_providers() {
+  std::vector<std::pair<std::string, std::string>> out;
+  const std::string base = "cuda.self_attention";
+  for (const ops::ProviderUse& u : ops::registry().usage())
+    if (u.op == ops::OpId::SelfAttention && u.device == DeviceType::CUDA && u.enabled)
+      out.emplace_back("attn:" + (u.name == base ? std::string("music3") : u.name.substr(base.size() + 1)), u.name);
+  return out;
+}
+
+// For one benchmark body: only `provider` of the CUDA self_attention providers enabled (none: the registry's own
+// choice), the others enabled again after.
+class OnlyAttentionProvider {
+ public:
+  explicit OnlyAttentionProvider(const std::string& provider) {
+    if (provider.empty()) return;
+    for (const auto& [variant, name] : attention_providers())
+      if (name != provider) off_.push_back(name);
+    for (const auto& name : off_) ops::registry().set_enabled(name, false);
+  }
+  ~OnlyAttentionProvider() {
+    for (const auto& name : off_) ops::registry().set_enabled(name, true);
+  }
+  OnlyAttentionProvider(const OnlyAttentionProvider&) = delete;
+  OnlyAttentionProvider& operator=(const OnlyAttentionProvider&) = delete;
+
+ private:
+  std::vector<std::string> off_;
+};
+
+std::string variant_suffix(const std::string& variant) { return variant.empty() ? "" : "/" + variant; }
+
 // ops::self_attention with the rotary tables at the DiT's shape: device time per call (median of 5 batches of 20,
 // host clock around each batch and its synchronize); counters us_per_call and tflops (q.k and p.v, both branches).
-void register_attention(const Queue& q, const std::string& geometry) {
-  const std::string name = "dit_attention/cuda/" + geometry + "/" + std::to_string(kLatents);
+// On `provider` alone when given (its variant in the name).
+void register_attention(const Queue& q, const std::string& geometry, const std::string& variant = "",
+                        const std::string& provider = "") {
+  const std::string name =
+      "dit_attention/cuda/" + geometry + "/" + std::to_string(kLatents) + variant_suffix(variant);
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
     guarded(state, [&] {
+      const OnlyAttentionProvider only(provider);
       const acoustic::DitConfig c = acoustic::dit_geometry(geometry);
       const int64_t S = kLatents + 1, rows = 2 * S, D = c.inner();
       DeviceArray qkv(q, DType::BF16, {rows, 3 * D}), out(q, DType::BF16, {rows, D});
@@ -114,7 +157,7 @@ void register_attention(const Queue& q, const std::string& geometry) {
       const double per_call = total / double(calls), flops = 2.0 * 2.0 * 2.0 * double(S) * double(S) * double(D);
       state.counters["us_per_call"] = per_call * 1e6;
       state.counters["tflops"] = flops / per_call / 1e12;
-      state.SetLabel(geometry + ", " + std::to_string(S) + " tokens x 2 branches, rotary fused");
+      state.SetLabel(geometry + ", " + std::to_string(S) + " tokens x 2 branches, rotary tables");
     });
   })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
@@ -126,13 +169,16 @@ struct DitFixture {
   std::vector<bf16> x, cond;
 };
 
+// The device arm's graph is captured at the first call inside the body, so `provider` (when given) is what it runs.
 void register_dit(const Queue& q, const std::string& dev, runtime::ArmRequest request, const std::string& geometry,
-                  double ceiling_tflops) {
+                  double ceiling_tflops, const std::string& variant = "", const std::string& provider = "") {
   const std::string arm_name = request == runtime::ArmRequest::Host ? "host" : "device";
-  const std::string name = "dit_guided_step/" + arm_name + "/" + dev + "/" + geometry + "/" + std::to_string(kLatents);
+  const std::string name = "dit_guided_step/" + arm_name + "/" + dev + "/" + geometry + "/" +
+                           std::to_string(kLatents) + variant_suffix(variant);
   auto slot = std::make_shared<std::unique_ptr<DitFixture>>();
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
     guarded(state, [&] {
+      const OnlyAttentionProvider only(provider);
       if (!*slot) {
         auto f = std::make_unique<DitFixture>();
         f->weights = acoustic::synthetic_dit_weights(acoustic::dit_geometry(geometry), 0);
@@ -224,6 +270,10 @@ int main(int argc, char** argv) {
       benchmark::AddCustomContext("dit_gemm_floor_ms", fixed(floor_s * 1e3, 2));
       register_attention(c.gpu, "full");
       register_dit(c.gpu, "cuda", runtime::ArmRequest::Device, "full", ceiling);
+      for (const auto& [variant, provider] : attention_providers()) {
+        register_attention(c.gpu, "full", variant, provider);
+        register_dit(c.gpu, "cuda", runtime::ArmRequest::Device, "full", ceiling, variant, provider);
+      }
       register_encoder(c.gpu, "cuda", runtime::ArmRequest::Device, "full");
       register_window(c.gpu, "cuda", "full");
     }

@@ -57,16 +57,20 @@ void OpRegistry::add(Provider p) {
                    [&](size_t a, size_t b) { return entries_[a].p.priority > entries_[b].p.priority; });
 }
 
-void OpRegistry::disable(const std::string& name) {
+const OpRegistry::Entry& OpRegistry::entry_named(const std::string& name, const char* verb) const {
   std::string known;
-  for (Entry& e : entries_) {
-    if (e.p.name == name) {
-      e.enabled = false;
-      return;
-    }
+  for (const Entry& e : entries_) {
+    if (e.p.name == name) return e;
     known += (known.empty() ? "" : ", ") + e.p.name;
   }
-  throw std::invalid_argument("cannot disable provider '" + name + "': no such provider (known: " + known + ")");
+  throw std::invalid_argument(std::string("cannot ") + verb + " provider '" + name + "': no such provider (known: " +
+                              known + ")");
+}
+
+void OpRegistry::disable(const std::string& name) { entry_named(name, "disable").enabled = false; }
+
+void OpRegistry::set_enabled(const std::string& name, bool enabled) const {
+  entry_named(name, enabled ? "enable" : "disable").enabled = enabled;
 }
 
 bool OpRegistry::has(OpId op, DeviceType dev) const {

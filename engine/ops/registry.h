@@ -12,7 +12,9 @@
 //  - disable(name) takes a provider out of selection (throws naming the known
 //    providers for an unknown name); registry() applies the comma-separated names
 //    in MUSIC3_DISABLE_PROVIDERS once, on first use, so one binary can A/B two
-//    providers of an op;
+//    providers of an op; set_enabled(name, on) does the same at any time, or undoes it, for A/B runs in one
+//    process (bench-acoustic): a call already past select() keeps its provider, and a body captured into a device
+//    graph keeps the providers it was captured with;
 //  - usage() lists every provider with its call count (a call captured into a
 //    device graph counts once, at capture); reset_usage() zeroes the counts.
 // Registration happens once, in providers_cpu.cpp and (CUDA builds)
@@ -20,7 +22,7 @@
 // cannot drop a provider by dead-stripping its translation unit. Providers receive a
 // pointer to the op's argument struct (ops.h), already validated.
 // Thread-safety: registration and disable() before use from one thread; select(),
-// has(), usage() and reset_usage() are thread-safe.
+// has(), set_enabled(), usage() and reset_usage() are thread-safe.
 #pragma once
 #include <array>
 #include <atomic>
@@ -96,6 +98,7 @@ class OpRegistry {
  public:
   void add(Provider p);
   void disable(const std::string& name);
+  void set_enabled(const std::string& name, bool enabled) const;  // throws as disable() for an unknown name
   const Provider& select(OpId op, DeviceType dev, const void* args) const;  // counts the call
   // What select() would choose for `args`, without counting; nullptr when no enabled provider supports it.
   // supports() of that op's providers sees `args` as given (a probe may leave tensors empty when they read none).
@@ -107,10 +110,11 @@ class OpRegistry {
  private:
   struct Entry {
     Provider p;
-    bool enabled = true;
+    mutable std::atomic<bool> enabled{true};
     mutable std::atomic<uint64_t> calls{0};
     explicit Entry(Provider pr) : p(std::move(pr)) {}
   };
+  const Entry& entry_named(const std::string& name, const char* verb) const;
   static constexpr size_t kDevices = 8;
   std::deque<Entry> entries_;  // stable addresses
   // Per (op, device): indices into entries_, highest priority first.

@@ -49,7 +49,7 @@ void judge(const std::string& case_name, const std::string& metric, const std::v
   ASSERT_EQ(got.size(), want.size()) << case_name << " " << metric;
   const UlpStats s = ulp_stats(got, want);
   EXPECT_EQ(s.nonfinite, 0u) << case_name << " " << metric;
-  check_ulp("acoustic.device", case_name, metric, s, bounds);
+  check_ulp("acoustic.device" + gate_variant(), case_name, metric, s, bounds);
 }
 
 TEST(AcousticDevice, BandAgainstTheHostArms) {
@@ -125,15 +125,16 @@ TEST(AcousticDevice, TheLoopCallsTheDeviceArmsAndTheDeclaredOpsRan) {
   EXPECT_EQ(r.dit_ins.device_forwards, uint64_t(2 * kLoopSteps * windows));
   EXPECT_EQ(r.enc_ins.device_forwards, uint64_t(windows));
   EXPECT_EQ(r.dit_ins.host_forwards + r.enc_ins.host_forwards, 0u);
-  record("acoustic.reachability", kLoopCase.name(), "dit.device_forwards", double(r.dit_ins.device_forwards),
-         double(2 * kLoopSteps * windows), BoundKind::Lower);
+  record("acoustic.reachability" + gate_variant(), kLoopCase.name(), "dit.device_forwards",
+         double(r.dit_ins.device_forwards), double(2 * kLoopSteps * windows), BoundKind::Lower);
   std::set<std::string> ran, declared;
   for (const auto& u : ops::registry().usage())
     if (u.device == gate_device() && u.calls > 0) ran.insert(ops::op_name(u.op));
   for (ops::OpId op : acoustic::DitDeviceArm::ops()) declared.insert(ops::op_name(op));
   for (ops::OpId op : acoustic::ConditionEncoderDeviceArm::ops()) declared.insert(ops::op_name(op));
   EXPECT_EQ(ran, declared);
-  record("acoustic.reachability", kLoopCase.name(), "declared_ops.equal_ran", ran == declared, 1, BoundKind::Lower);
+  record("acoustic.reachability" + gate_variant(), kLoopCase.name(), "declared_ops.equal_ran", ran == declared, 1,
+         BoundKind::Lower);
 }
 
 TEST(AcousticDevice, ResidentDtypesAndStagingOnce) {
@@ -150,7 +151,7 @@ TEST(AcousticDevice, ResidentDtypesAndStagingOnce) {
   EXPECT_EQ(r.enc_ins.staged_bytes, enc_w.proj_w.bytes() + enc_w.proj_b.bytes());
   const bool ok = r.dit_ins.resident_dtypes == dtype_bit(DType::BF16) &&
                   r.enc_ins.resident_dtypes == dtype_bit(DType::BF16) && r.dit_ins.staging_count == 1;
-  record("acoustic.residency", kLoopCase.name(), "resident_dtypes.bf16_only", ok, 1, BoundKind::Lower);
+  record("acoustic.residency" + gate_variant(), kLoopCase.name(), "resident_dtypes.bf16_only", ok, 1, BoundKind::Lower);
 }
 
 TEST(AcousticDevice, SelectionOverDeviceTypes) {
@@ -191,7 +192,7 @@ TEST(AcousticDevice, SelectionOverDeviceTypes) {
     }
   }
   EXPECT_GE(refused, 4 * 4) << "ROCm, Metal, Vulkan, XPU, Tenstorrent (and CUDA from a CPU gate)";
-  record("acoustic.selection", kLoopCase.name(), "fabricated.refused", refused, 16, BoundKind::Lower);
+  record("acoustic.selection" + gate_variant(), kLoopCase.name(), "fabricated.refused", refused, 16, BoundKind::Lower);
 }
 
 TEST(AcousticDevice, RepeatableRuns) {
@@ -205,7 +206,7 @@ TEST(AcousticDevice, RepeatableRuns) {
     same = x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(bf16)) == 0;
   }
   EXPECT_TRUE(same);
-  record("acoustic.repeat", kLoopCase.name(), "device_arms.identical", same, 1, BoundKind::Lower);
+  record("acoustic.repeat" + gate_variant(), kLoopCase.name(), "device_arms.identical", same, 1, BoundKind::Lower);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // provider (a CPU-only build has none); the other device types have none, and
 // selecting one throws MissingProvider naming the op and the device. On a table of
 // its own: duplicates are refused, priority orders the choice, supports() passes a
-// provider over, a disabled provider is never chosen, and every choice is counted.
+// provider over, a disabled provider is never chosen (set_enabled() brings it back), and every choice is counted.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -112,6 +112,17 @@ TEST(ProviderTable, DisabledProviderIsNeverChosenAndUnknownNamesAreRefused) {
   } catch (const MissingProvider& e) {
     EXPECT_NE(std::string(e.what()).find("cpu.add.small (disabled)"), std::string::npos) << e.what();
   }
+}
+
+TEST(ProviderTable, SetEnabledTakesOutAndBringsBackAndRefusesUnknownNames) {
+  const OpRegistry r = two_providers();
+  int small = 2;
+  r.set_enabled("cpu.add.small", false);
+  EXPECT_EQ(r.select(OpId::Add, DeviceType::CPU, &small).name, "cpu.add.any");
+  r.set_enabled("cpu.add.small", true);
+  EXPECT_EQ(r.select(OpId::Add, DeviceType::CPU, &small).name, "cpu.add.small");
+  EXPECT_THROW(r.set_enabled("cpu.add.nonesuch", true), std::invalid_argument);
+  for (const auto& u : r.usage()) EXPECT_TRUE(u.enabled) << u.name;
 }
 
 TEST(ProviderTable, UnsupportedCallWithNoFallbackNamesWhy) {

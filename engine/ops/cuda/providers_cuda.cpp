@@ -43,6 +43,12 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.gqa_attention", OpId::GqaAttention, DeviceType::CUDA, 0, gqa_attention_cuda});
   r.add({"cuda.layer_norm", OpId::LayerNorm, DeviceType::CUDA, 0, layer_norm_cuda});
   r.add({"cuda.self_attention", OpId::SelfAttention, DeviceType::CUDA, 0, self_attention_cuda, self_attention_supports});
+  // cuDNN's fused SDPA first where the build has it (issue 12: the DiT's attention); ours stays reachable with
+  // MUSIC3_DISABLE_PROVIDERS=cuda.self_attention.cudnn and covers the shapes cuDNN's views decline.
+#ifdef MUSIC3_WITH_CUDNN_FRONTEND
+  r.add({"cuda.self_attention.cudnn", OpId::SelfAttention, DeviceType::CUDA, 1, self_attention_cudnn_cuda,
+         self_attention_cudnn_supports});
+#endif
   r.add({"cuda.place_rows", OpId::PlaceRows, DeviceType::CUDA, 0, place_rows_cuda});
   r.add({"cuda.qk_norm_rope", OpId::QkNormRope, DeviceType::CUDA, 0, qk_norm_rope_cuda});
 }
