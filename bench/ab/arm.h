@@ -44,6 +44,15 @@ struct ArmContext {
 
 std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx);
 
+// One repetition of an in-process arm: `warmup` untimed calls of one_frame(), then the ms of `frames` timed ones.
+template <class OneFrame>
+std::vector<double> timed_frames(int warmup, int frames, OneFrame&& one_frame) {
+  for (int i = 0; i < warmup; ++i) one_frame();
+  std::vector<double> ms;
+  for (int i = 0; i < frames; ++i) ms.push_back(one_frame());
+  return ms;
+}
+
 // The path of the running executable (what in-process arms time).
 std::string self_executable();
 

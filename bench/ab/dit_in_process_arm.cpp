@@ -46,10 +46,7 @@ double InProcessDitArm::run_one_frame() {
 }
 
 std::vector<double> InProcessDitArm::run_repetition(int warmup, int frames) {
-  for (int i = 0; i < warmup; ++i) run_one_frame();
-  std::vector<double> ms;
-  for (int i = 0; i < frames; ++i) ms.push_back(run_one_frame());
-  return ms;
+  return timed_frames(warmup, frames, [this] { return run_one_frame(); });
 }
 
 nlohmann::json InProcessDitArm::describe() const {

@@ -55,10 +55,7 @@ double InProcessDepthArm::run_one_frame() {
 }
 
 std::vector<double> InProcessDepthArm::run_repetition(int warmup, int frames) {
-  for (int i = 0; i < warmup; ++i) run_one_frame();
-  std::vector<double> ms;
-  for (int i = 0; i < frames; ++i) ms.push_back(run_one_frame());
-  return ms;
+  return timed_frames(warmup, frames, [this] { return run_one_frame(); });
 }
 
 nlohmann::json InProcessDepthArm::describe() const {

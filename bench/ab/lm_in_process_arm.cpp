@@ -41,10 +41,7 @@ double InProcessLmArm::run_one_step() {
 
 std::vector<double> InProcessLmArm::run_repetition(int warmup, int frames) {
   arm_->prefill(prompt_.data(), kv_, kv_ + warmup + frames, last_.data(), nullptr);
-  for (int i = 0; i < warmup; ++i) run_one_step();
-  std::vector<double> ms;
-  for (int i = 0; i < frames; ++i) ms.push_back(run_one_step());
-  return ms;
+  return timed_frames(warmup, frames, [this] { return run_one_step(); });
 }
 
 nlohmann::json InProcessLmArm::describe() const {
