@@ -154,6 +154,8 @@ TEST_F(CatalogueTest, SelectionByLabelShardAndOnly) {
   EXPECT_EQ(ids(select_mutations(c, {"", {}, "m-g", ""})), (V{"m-g"}));
   EXPECT_TRUE(select_mutations(c, {"cpu", {}, "m-g", ""}).empty());
   EXPECT_THROW(select_mutations(c, {"", {}, "nope", ""}), CatalogueError);
+  EXPECT_EQ(ids(select_mutations(c, {"", {}, "m-f,m-plus", ""})), (V{"m-plus", "m-f"}));  // a list keeps catalogue order
+  EXPECT_THROW(select_mutations(c, {"", {}, "m-f,nope", ""}), CatalogueError);  // every listed id must exist
 }
 
 TEST(CommittedCatalogues, ParseAgainstTheSourceTree) {

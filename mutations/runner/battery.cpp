@@ -357,7 +357,10 @@ std::string default_out_dir(const BatteryOptions& o, const std::string& revision
                      (o.selection.label.empty() ? "all" : o.selection.label);
   if (!o.selection.in_diff_base.empty()) name += "-in-diff";
   if (o.selection.shard) name += "-shard" + std::to_string(o.selection.shard->k) + "of" + std::to_string(o.selection.shard->n);
-  if (!o.selection.only.empty()) name += "-only-" + o.selection.only;
+  if (const auto only = only_ids(o.selection.only); only.size() == 1)
+    name += "-only-" + *only.begin();
+  else if (only.size() > 1)
+    name += "-only-" + std::to_string(only.size()) + "-mutations";
   return o.repo + "/reports/mutations/" + (o.selection.component.empty() ? "all" : o.selection.component) + "/" + name;
 }
 

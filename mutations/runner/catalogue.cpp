@@ -211,6 +211,14 @@ std::string label_of(const Catalogue& c, const Mutation& m) {
   return "cpu";
 }
 
+std::set<std::string> only_ids(const std::string& only) {
+  std::set<std::string> ids;
+  std::stringstream list(only);
+  for (std::string id; std::getline(list, id, ',');)
+    if (!id.empty()) ids.insert(id);
+  return ids;
+}
+
 std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s) {
   if (!s.component.empty()) {
     std::set<std::string> known;
@@ -221,10 +229,11 @@ std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s) {
       throw CatalogueError("catalogue: --component: no component \"" + s.component + "\" (known: " + list + ")");
     }
   }
-  if (!s.only.empty()) {
+  const std::set<std::string> only = only_ids(s.only);
+  for (const auto& id : only) {
     bool known = false;
-    for (const auto& m : c.mutations) known = known || m.id == s.only;
-    if (!known) throw CatalogueError("catalogue: --only: no mutation with id \"" + s.only + "\"");
+    for (const auto& m : c.mutations) known = known || m.id == id;
+    if (!known) throw CatalogueError("catalogue: --only: no mutation with id \"" + id + "\"");
   }
   std::vector<Mutation> by_label;
   for (const auto& m : c.mutations) {
@@ -238,7 +247,7 @@ std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s) {
   std::vector<Mutation> out;
   for (const auto& m : by_label) {
     if (s.shard && static_cast<int>(m.position % static_cast<size_t>(s.shard->n)) != s.shard->k) continue;
-    if (!s.only.empty() && m.id != s.only) continue;
+    if (!only.empty() && !only.count(m.id)) continue;
     out.push_back(m);
   }
   return out;

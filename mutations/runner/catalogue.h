@@ -83,7 +83,7 @@ struct Shard {
 
 // --component first ("" = all; an unknown component throws), then the in-diff ids (when set:
 // only those), then "cpu": mutations whose gates all carry label cpu, "gpu": the others, "" = all;
-// then the shard (position % n == k), then --only. An unknown --only id throws.
+// then the shard (position % n == k), then --only (one id or a comma-separated list). An unknown --only id throws.
 struct Selection {
   std::string label;
   std::optional<Shard> shard;
@@ -93,6 +93,8 @@ struct Selection {
   std::optional<std::set<std::string>> ids = {};  // the in-diff choice (in_diff.h), once made
 };
 std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s);
+// The ids of an --only value: "a,b,c" -> {a, b, c}; "" -> {}.
+std::set<std::string> only_ids(const std::string& only);
 // "cpu" when every gate of m is labelled cpu, else "gpu": the --label the mutation runs under.
 std::string label_of(const Catalogue& c, const Mutation& m);
 

@@ -34,7 +34,7 @@ Shard parse_shard(const std::string& v) {
 
 const char* const kUsage =
     "usage: mutation-battery [--repo DIR] [--catalogue PATH] [--component NAME] [--label cpu|gpu] [--shard k/n]\n"
-    "                        [--in-diff BASE] [--only ID] [--out DIR] [--jobs N] [--verify-every K] [--keep-worktree]\n"
+    "                        [--in-diff BASE] [--only ID[,ID...]] [--out DIR] [--jobs N] [--verify-every K] [--keep-worktree]\n"
     "       mutation-battery merge OUT_DIR SHARD_DIR...\n"
     "Patches, rebuilds, hashes and gates every selected catalogue mutation in a private git\n"
     "worktree of HEAD. --in-diff BASE keeps the mutations that the change BASE...HEAD touches (its target\n"
