@@ -73,7 +73,7 @@ struct Measured {
 struct Run {
   acoustic::DitWeights w;
   std::vector<bf16> x, cond;
-  int64_t L;
+  int64_t L = 0;
   bf16 t = to_bf16(0.5f);
   acoustic::VelocityPair step(acoustic::DitArm& arm) const { return arm.velocities(x.data(), L, t, cond.data()); }
 };
@@ -171,7 +171,7 @@ void print_table(const Measured& m, const std::string& what) {
     const RowView v = view(row, m);
     const bool compute = dit_op_is_compute(row);
     std::snprintf(buf, sizeof buf, "%-36s %6.0f %8.3f %6.1f%% %9.1f %8s %6.2f %6.0f%%  %s\n", row.label.c_str(),
-                  v.calls, v.ms, 100 * v.share, v.us_per_call, compute ? line("%.0f", v.tflops).c_str() : "-",
+                  v.calls, v.ms, 100 * v.share, v.us_per_call, compute ? line("%.1f", v.tflops).c_str() : "-",
                   v.tbps, 100 * v.of_copy, row.provider.c_str());
     std::cout << buf;
   }
@@ -179,6 +179,11 @@ void print_table(const Measured& m, const std::string& what) {
   std::cout << line("eager span (first op start to last op end)      %8.3f ms  (gaps between ops %.3f ms)\n",
                     m.span_s * 1e3, (m.span_s - m.ops_s) * 1e3);
   std::cout << line("eager velocities() (host clock, median)         %8.3f ms\n", m.eager_call_s * 1e3);
+  if (m.graph_s <= 0) {
+    std::cout << line("graph velocities() (host clock, median)         %8.3f ms  (no graph: this backend has none)\n",
+                      m.graph_call_s * 1e3);
+    return;
+  }
   std::cout << line("graph replay (device, events around the launch) %8.3f ms  (graph - sum of ops %+.3f ms)\n",
                     m.graph_s * 1e3, (m.graph_s - m.ops_s) * 1e3);
   std::cout << line("graph velocities() (host clock, median)         %8.3f ms  (call - replay %.3f ms: uploads, "
@@ -229,8 +234,9 @@ int run_main(const std::vector<std::string>& argv) {
     return exit_code::kDeviceRefused;
   }
   progress("drawing the " + geometry + " synthetic weights");
-  Run r{.w = acoustic::synthetic_dit_weights(acoustic::dit_geometry(geometry), 0),
-        .L = a.get_int_or("--length", 689, 1, 1 << 20)};
+  Run r;
+  r.w = acoustic::synthetic_dit_weights(acoustic::dit_geometry(geometry), 0);
+  r.L = a.get_int_or("--length", 689, 1, 1 << 20);
   const int steps = static_cast<int>(a.get_int_or("--steps", 20, 1, 100000));
   for (const std::string& name : split_names(a.get_or("--disable-providers", "")))
     ops::registry().set_enabled(name, false);
