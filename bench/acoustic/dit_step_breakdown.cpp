@@ -78,6 +78,20 @@ struct Run {
   acoustic::VelocityPair step(acoustic::DitArm& arm) const { return arm.velocities(x.data(), L, t, cond.data()); }
 };
 
+// Host seconds of `steps` calls of velocities() (after 2 untimed), `after` run after each timed call.
+template <class After>
+std::vector<double> timed_steps(const Run& r, acoustic::DitArm& arm, int steps, After after) {
+  for (int i = 0; i < 2; ++i) r.step(arm);
+  std::vector<double> call;
+  for (int i = 0; i < steps; ++i) {
+    const auto t0 = Clock::now();
+    r.step(arm);
+    call.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    after();
+  }
+  return call;
+}
+
 std::unique_ptr<acoustic::DitArm> arm_on(const Run& r, const Queue& q, runtime::ArmInstruments& ins) {
   return acoustic::make_dit_arm(r.w, q, runtime::ArmRequest::Device, ins);
 }
@@ -94,15 +108,10 @@ Measured measure(const Queue& q, const Run& r, int steps) {
     gq.backend = &observed;
     runtime::ArmInstruments ins;
     const auto arm = arm_on(r, gq, ins);
-    for (int i = 0; i < 2; ++i) r.step(*arm);
-    std::vector<double> call, replay;
-    for (int i = 0; i < steps; ++i) {
-      const auto t0 = Clock::now();
-      r.step(*arm);
-      call.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    std::vector<double> replay;
+    m.graph_call_s = median(timed_steps(r, *arm, steps, [&] {
       if (observed.supports_graphs()) replay.push_back(observed.last_graph_seconds());
-    }
-    m.graph_call_s = median(call);
+    }));
     m.graph_s = median(replay);
   }
   progress("the same body op by op, " + std::to_string(steps) + " + " + std::to_string(steps) + " steps");
@@ -112,14 +121,7 @@ Measured measure(const Queue& q, const Run& r, int steps) {
     eq.backend = &eager;
     runtime::ArmInstruments ins;
     const auto arm = arm_on(r, eq, ins);
-    for (int i = 0; i < 2; ++i) r.step(*arm);
-    std::vector<double> call;
-    for (int i = 0; i < steps; ++i) {
-      const auto t0 = Clock::now();
-      r.step(*arm);
-      call.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-    }
-    m.eager_call_s = median(call);
+    m.eager_call_s = median(timed_steps(r, *arm, steps, [] {}));
     OpTimeline timeline(eq, dit_op_labeler(r.w.cfg, r.L));
     for (int i = 0; i < steps; ++i) {
       timeline.begin_step();

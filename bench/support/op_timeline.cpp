@@ -8,11 +8,6 @@
 #endif
 
 namespace music3::bench {
-namespace {
-double host_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-}  // namespace
 
 OpTimeline::OpTimeline(const Queue& q, OpLabeler labeler) : q_(q), labeler_(std::move(labeler)) {}
 
@@ -56,7 +51,7 @@ void OpTimeline::before(ops::OpId op, const ops::Provider& p, const Queue& q, co
   rows_[row].calls += 1;
   rows_[row].flops += c.flops;
   rows_[row].bytes += c.bytes;
-  calls_.push_back({row});
+  calls_.push_back({row, {}, {}});
 #ifdef MUSIC3_WITH_CUDA
   if (q_.device == DeviceType::CUDA) {
     check_cuda(cudaEventRecord(static_cast<cudaEvent_t>(event(2 * (calls_.size() - 1))),
@@ -65,7 +60,7 @@ void OpTimeline::before(ops::OpId op, const ops::Provider& p, const Queue& q, co
     return;
   }
 #endif
-  calls_.back().host_start = host_seconds();
+  calls_.back().host_start = std::chrono::steady_clock::now();
 }
 
 void OpTimeline::after(ops::OpId, const ops::Provider&, const Queue& q, const void*) {
@@ -79,7 +74,7 @@ void OpTimeline::after(ops::OpId, const ops::Provider&, const Queue& q, const vo
   }
 #endif
   q_.synchronize();
-  calls_.back().host_stop = host_seconds();
+  calls_.back().host_stop = std::chrono::steady_clock::now();
 }
 
 double OpTimeline::elapsed(size_t from, size_t to) const {
@@ -93,7 +88,8 @@ double OpTimeline::elapsed(size_t from, size_t to) const {
 #endif
   const Call& a = calls_[from / 2];
   const Call& b = calls_[to / 2];
-  return (to % 2 ? b.host_stop : b.host_start) - (from % 2 ? a.host_stop : a.host_start);
+  return std::chrono::duration<double>((to % 2 ? b.host_stop : b.host_start) - (from % 2 ? a.host_stop : a.host_start))
+      .count();
 }
 
 void OpTimeline::end_step() {

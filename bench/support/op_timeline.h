@@ -10,6 +10,7 @@
 // (their time is the outer op's). CUDA statuses are checked (the call named).
 // Thread-safety: one owner; the observed ops must come from one thread.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -52,7 +53,7 @@ class OpTimeline final : public ops::OpObserver {
  private:
   struct Call {
     size_t row;
-    double host_start = 0, host_stop = 0;
+    std::chrono::steady_clock::time_point host_start, host_stop;  // CPU queues
   };
   void* event(size_t i);  // the i-th event of the pool, made on first use
   double elapsed(size_t from, size_t to) const;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engine/core/cuda/cuda_backend.h"
+#include "engine/ops/cuda/capture_mode.h"
 #include "engine/ops/cuda/cublas_handle.h"
 #include "engine/ops/cuda/cublaslt_gemm.h"
 #include "engine/ops/cuda/cuda_providers.h"
@@ -52,21 +53,6 @@ Key key_of(const MatmulBTArgs& p) {
           p.b.shape[0],    p.a.shape[1],
           bool(p.bias.data), alignment_bytes(p.a.data),
           alignment_bytes(p.b.data), alignment_bytes(p.out.data)};
-}
-
-// Runs fn in relaxed capture mode (the thread may be capturing a graph on another stream), restoring the mode.
-template <class Fn>
-auto relaxed(Fn fn) {
-  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-  check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "cudaThreadExchangeStreamCaptureMode");
-  try {
-    auto r = fn();
-    check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "cudaThreadExchangeStreamCaptureMode");
-    return r;
-  } catch (...) {
-    cudaThreadExchangeStreamCaptureMode(&mode);
-    throw;
-  }
 }
 
 // Seconds of one run of each algorithm (the median of kRuns after one untimed run) on stream s into `scratch`.
@@ -104,7 +90,7 @@ std::vector<float> time_candidates(const LtGemm& gemm, const std::vector<cublasL
 
 // The algorithm for p's key: chosen by timing on the first call (c.mu held by the caller).
 cublasLtMatmulAlgo_t tune(Choices& c, const MatmulBTArgs& p) {
-  return relaxed([&] {
+  return relaxed_capture([&] {
     if (!c.stream)
       check_cuda(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking), "cudaStreamCreate (matmul_bt tuning)");
     cublasLtMatmulAlgo_t best{};
