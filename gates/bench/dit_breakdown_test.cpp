@@ -10,6 +10,7 @@
 #include <string>
 
 #include "bench/acoustic/dit_op_costs.h"
+#include "bench/support/observed_backend.h"
 #include "bench/support/op_timeline.h"
 #include "engine/models/music3/acoustic/acoustic_selector.h"
 #include "engine/models/music3/acoustic/acoustic_synthetic.h"
@@ -85,6 +86,24 @@ TEST(DitBreakdown, OnlyInsideAStep) {
   EXPECT_EQ(timeline.rows()[0].calls, 1);
   EXPECT_EQ(timeline.rows()[0].label, "add");
   EXPECT_THROW(timeline.end_step(), std::logic_error);
+}
+
+// The backend dit-step-breakdown wraps the device's in: graphs off on request, everything else the inner backend's
+// (memory from one is the other's), and no replay time before a replay.
+TEST(DitBreakdown, ObservedBackendForwardsAndCanTurnGraphsOff) {
+  Backend& inner = *cpu_queue(1).backend;
+  ObservedBackend eager(inner, /*graphs=*/false);
+  EXPECT_FALSE(eager.supports_graphs());
+  EXPECT_EQ(eager.type(), inner.type());
+  EXPECT_EQ(eager.default_stream(), inner.default_stream());
+  void* p = eager.alloc(64);
+  const std::vector<uint8_t> src(64, 7);
+  std::vector<uint8_t> back(64, 0);
+  eager.copy(p, src.data(), 64, CopyKind::HostToDevice, nullptr);
+  inner.copy(back.data(), p, 64, CopyKind::DeviceToHost, nullptr);
+  EXPECT_EQ(back, src);
+  inner.free(p);
+  EXPECT_THROW((void)eager.last_graph_seconds(), std::logic_error);
 }
 
 }  // namespace
