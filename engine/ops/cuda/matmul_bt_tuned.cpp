@@ -38,7 +38,7 @@ using Key = std::tuple<int, int64_t, int64_t, int64_t, bool, uint32_t, uint32_t,
 struct Choices {
   std::mutex mu;
   std::map<Key, cublasLtMatmulAlgo_t> chosen;
-  cudaStream_t stream = nullptr;  // the private tuning stream, made on first use
+  std::map<int, cudaStream_t> streams;  // per device: the private tuning stream, made on first use
 };
 
 Choices& choices() {
@@ -55,7 +55,7 @@ Key key_of(const MatmulBTArgs& p) {
           alignment_bytes(p.b.data), alignment_bytes(p.out.data)};
 }
 
-// Seconds of one run of each algorithm (the median of kRuns after one untimed run) on stream s into `scratch`.
+// Milliseconds of one run of each algorithm (the median of kRuns after one untimed run) on stream s into `scratch`.
 std::vector<float> time_candidates(const LtGemm& gemm, const std::vector<cublasLtMatmulAlgo_t>& algos,
                                    cublasLtHandle_t h, void* workspace, size_t bytes, cudaStream_t s, void* scratch) {
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -89,27 +89,27 @@ std::vector<float> time_candidates(const LtGemm& gemm, const std::vector<cublasL
 }
 
 // The algorithm for p's key: chosen by timing on the first call (c.mu held by the caller).
-cublasLtMatmulAlgo_t tune(Choices& c, const MatmulBTArgs& p) {
+cublasLtMatmulAlgo_t tune(Choices& c, int device, const MatmulBTArgs& p) {
   return relaxed_capture([&] {
-    if (!c.stream)
-      check_cuda(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking), "cudaStreamCreate (matmul_bt tuning)");
+    cudaStream_t& s = c.streams[device];
+    if (!s) check_cuda(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate (matmul_bt tuning)");
     cublasLtMatmulAlgo_t best{};
-    with_cublaslt(c.stream, [&](cublasLtHandle_t h, void* workspace, size_t bytes) {
+    with_cublaslt(s, [&](cublasLtHandle_t h, void* workspace, size_t bytes) {
       const LtGemm gemm(p, bytes);
       const auto algos = gemm.candidates(h, kCandidates);
       if (algos.empty())
         throw std::runtime_error("matmul_bt (cuda, tuned): cuBLASLt has no algorithm for a " + p.a.describe() + " x " +
                                  p.b.describe());
       void* scratch = nullptr;
-      check_cuda(cudaMallocAsync(&scratch, p.out.bytes(), c.stream), "cudaMallocAsync (matmul_bt tuning output)");
+      check_cuda(cudaMallocAsync(&scratch, p.out.bytes(), s), "cudaMallocAsync (matmul_bt tuning output)");
       std::vector<float> ms;
       try {
-        ms = time_candidates(gemm, algos, h, workspace, bytes, c.stream, scratch);
+        ms = time_candidates(gemm, algos, h, workspace, bytes, s, scratch);
       } catch (...) {
-        cudaFreeAsync(scratch, c.stream);
+        cudaFreeAsync(scratch, s);
         throw;
       }
-      check_cuda(cudaFreeAsync(scratch, c.stream), "cudaFreeAsync (matmul_bt tuning output)");
+      check_cuda(cudaFreeAsync(scratch, s), "cudaFreeAsync (matmul_bt tuning output)");
       size_t pick = 0;
       for (size_t i = 1; i < algos.size(); ++i)
         if (ms[i] < kMargin * ms[pick]) pick = i;
@@ -131,7 +131,7 @@ void gemm_tuned(const MatmulBTArgs& p, cudaStream_t stream) {
       check_cuda(cudaStreamIsCapturing(stream, &capturing), "cudaStreamIsCapturing (matmul_bt tuned)");
       // Outside a capture: the call's stream drained first, so the timings see an idle device and whole operands.
       if (capturing == cudaStreamCaptureStatusNone) check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-      it = c.chosen.emplace(key, tune(c, p)).first;
+      it = c.chosen.emplace(key, tune(c, std::get<0>(key), p)).first;
     }
     algo = it->second;
   }
