@@ -6,11 +6,13 @@
 // Rows of N <= kThreads * kPerThread (the DiT's 2048) take layer_norm_row_kernel: the same thread-to-index map, sums
 // and formula, so the same bits, with each thread's kPerThread values loaded up front and held in registers (every
 // load of x and r issued before any store of h_out, which may be x) instead of re-read from memory by the two later
-// passes; wider rows take layer_norm_kernel, three strided passes over memory.
+// passes, launched under PDL (pdl.cuh: every block waits for the earlier kernels before its first read, so its
+// launch overlaps the previous kernel's tail); wider rows take layer_norm_kernel, three strided passes over memory.
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
+#include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/transformer_ops.h"
 
 namespace music3::ops {
@@ -61,6 +63,8 @@ __global__ void __launch_bounds__(kThreads)
     layer_norm_row_kernel(const bf16* x, const bf16* __restrict__ r, const bf16* __restrict__ w,
                           const bf16* __restrict__ b, bf16* h_out, bf16* __restrict__ a_out, int64_t n, float eps) {
   __shared__ float scratch[32];
+  pdl_wait();
+  pdl_trigger();
   const int64_t base = static_cast<int64_t>(blockIdx.x) * n;
   float v[kPerThread], rv[kPerThread];
 #pragma unroll
@@ -104,10 +108,16 @@ __global__ void __launch_bounds__(kThreads)
 
 void layer_norm_cuda(const Queue& q, const void* args) {
   const auto& a = *static_cast<const LayerNormArgs*>(args);
-  const auto kernel = a.x.shape[1] <= kThreads * kPerThread ? layer_norm_row_kernel : layer_norm_kernel;
-  kernel<<<static_cast<unsigned>(a.x.shape[0]), kThreads, 0, stream_of(q)>>>(
-      a.x.as<const bf16>(), a.r.as<const bf16>(), a.w.as<const bf16>(), a.b.as<const bf16>(), a.h_out.as<bf16>(),
-      a.a_out.as<bf16>(), a.x.shape[1], a.eps);
+  const dim3 grid(static_cast<unsigned>(a.x.shape[0]));
+  if (a.x.shape[1] <= kThreads * kPerThread) {
+    launch_pdl("layer_norm", layer_norm_row_kernel, grid, dim3(kThreads), 0, stream_of(q), a.x.as<const bf16>(),
+               a.r.as<const bf16>(), a.w.as<const bf16>(), a.b.as<const bf16>(), a.h_out.as<bf16>(),
+               a.a_out.as<bf16>(), a.x.shape[1], a.eps);
+    return;
+  }
+  layer_norm_kernel<<<grid, kThreads, 0, stream_of(q)>>>(a.x.as<const bf16>(), a.r.as<const bf16>(),
+                                                         a.w.as<const bf16>(), a.b.as<const bf16>(),
+                                                         a.h_out.as<bf16>(), a.a_out.as<bf16>(), a.x.shape[1], a.eps);
   check_launch("layer_norm");
 }
 
