@@ -5,12 +5,13 @@
 #include <string>
 
 #include "engine/ops/op_checks.h"
+#include "engine/ops/op_observer.h"
 #include "engine/ops/registry.h"
 
 namespace music3::ops {
 namespace {
 
-void run(OpId op, const Queue& q, const void* args) { registry().select(op, q.device, args).run(q, args); }
+void run(OpId op, const Queue& q, const void* args) { dispatch(op, q, args); }
 
 void check_pos(const char* op, const Tensor& pos, const Queue& q) {
   check_tensor(op, "pos", pos, DType::I32, 1, q);

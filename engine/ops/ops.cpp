@@ -12,12 +12,13 @@
 #include <utility>
 
 #include "engine/ops/op_checks.h"
+#include "engine/ops/op_observer.h"
 #include "engine/ops/registry.h"
 
 namespace music3::ops {
 namespace {
 
-void run(OpId op, const Queue& q, const void* args) { registry().select(op, q.device, args).run(q, args); }
+void run(OpId op, const Queue& q, const void* args) { dispatch(op, q, args); }
 
 }  // namespace
 

@@ -66,7 +66,7 @@ std::vector<bf16> run(const Queue& q, const Inputs& in, int64_t rows, int64_t n,
 }
 
 TEST(LayerNorm, MatchesF64Reference) {
-  for (auto [rows, n] : {std::pair<int64_t, int64_t>{5, 2048}, {3, 24}, {2, 1000}}) {
+  for (auto [rows, n] : {std::pair<int64_t, int64_t>{5, 2048}, {3, 24}, {2, 1000}, {2, 3000}}) {
     const Inputs in = make(rows, n, uint64_t(n));
     const auto s = gates::ulp_stats(run(provider_queue(0), in, rows, n, false, false), reference(in.x, in.w, in.b, rows, n));
     report(provider_name() + " N=" + std::to_string(n), s);
@@ -76,8 +76,11 @@ TEST(LayerNorm, MatchesF64Reference) {
   }
 }
 
-TEST(LayerNorm, FusedResidualIsAddThenNorm) {
-  const int64_t rows = 4, n = 2048;
+// N = 2048 (CUDA: the row held in registers) and 3000 (CUDA: the strided passes over memory).
+class LayerNormWidth : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(LayerNormWidth, FusedResidualIsAddThenNorm) {
+  const int64_t rows = 4, n = GetParam();
   const Inputs in = make(rows, n, 5);
   std::vector<bf16> h, h_in_place;
   const auto fused = run(provider_queue(0), in, rows, n, true, false, &h);
@@ -91,6 +94,8 @@ TEST(LayerNorm, FusedResidualIsAddThenNorm) {
   EXPECT_EQ(bits(fused), bits(run(provider_queue(0), plain, rows, n, false, false)));
   EXPECT_EQ(bits(fused_in_place), bits(fused));
 }
+
+INSTANTIATE_TEST_SUITE_P(Widths, LayerNormWidth, ::testing::Values(int64_t{2048}, int64_t{3000}));
 
 TEST(LayerNorm, BitsDoNotDependOnThreadsOrMatchTheCpuProvider) {
   const int64_t rows = 9, n = 2048;

@@ -92,6 +92,18 @@ TEST(MatmulBT, UnalignedOperandsTakeTheScalarPathAndAgree) {
   EXPECT_EQ(bits(run(provider_queue(0), wa, wb, wide, 0)), bits(run(provider_queue(0), wa, wb, wide, 1)));
 }
 
+// The GEMM path (M >= 5) with operands 16 bytes but not 256 bytes into their buffers (as a row view of a larger
+// activation can be: CUDA's cuBLASLt providers declare each operand's actual alignment) and 2 bytes (CUDA: GemmEx),
+// each against the f64 reference.
+TEST(MatmulBT, GemmPathOperandsOffsetFromTheirBuffers) {
+  const Dims d{37, 136, 520};
+  const auto a = normal_bf16(d.m * d.k, 61, 1.0);
+  const auto b = normal_bf16(d.n * d.k, 62, 0.05);
+  const auto ref = reference(a, b, d);
+  expect_close_to_reference(run(provider_queue(0), a, b, d, 8), ref, "GEMM operands 16-byte aligned");
+  expect_close_to_reference(run(provider_queue(0), a, b, d, 1), ref, "GEMM operands 2-byte aligned");
+}
+
 // The LM's down projection at its release shape [4096, 12288], two rows: on CUDA one block per
 // multiprocessor streams ~31 rows through a ring of 4 tiles (gemv_bt.cuh's lone-block row), so
 // the ring wraps several times; the vector path against the f64 reference and, bit for bit,

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "engine/core/cuda/cuda_backend.h"
+#include "engine/ops/cuda/capture_mode.h"
 
 namespace music3::ops {
 
@@ -57,23 +58,8 @@ LtHandle configure_lt() {
 }
 
 // The first cuBLAS call on a device may come while this thread captures a graph (a provider that
-// never ran before the capture, e.g. with the GEMV provider disabled). The handle's set-up calls
-// (cudaMalloc) are refused in thread-local capture mode, so they run in relaxed mode, which
-// lets them through without entering the graph; the thread's mode is restored afterwards.
-template <class Make>
-auto outside_capture(Make make) {
-  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-  check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "cudaThreadExchangeStreamCaptureMode");
-  try {
-    auto h = make();
-    check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "cudaThreadExchangeStreamCaptureMode");
-    return h;
-  } catch (...) {
-    cudaThreadExchangeStreamCaptureMode(&mode);
-    throw;
-  }
-}
-
+// never ran before the capture, e.g. with the GEMV provider disabled): the handle's set-up calls (cudaMalloc) run
+// in relaxed capture mode (capture_mode.h), outside the graph.
 int current_device() {
   int device = 0;
   check_cuda(cudaGetDevice(&device), "cudaGetDevice (cuBLAS handle)");
@@ -89,7 +75,7 @@ void with_cublas(cudaStream_t stream, const std::function<void(cublasHandle_t)>&
   HandleTable& t = table();
   std::lock_guard lock(t.mu);
   cublasHandle_t& h = t.handles[{device, stream}];
-  if (!h) h = outside_capture(configure_handle);
+  if (!h) h = relaxed_capture(configure_handle);
   check_cublas(cublasSetStream(h, stream), "cublasSetStream");
   fn(h);
 }
@@ -99,7 +85,7 @@ void with_cublaslt(cudaStream_t stream, const std::function<void(cublasLtHandle_
   HandleTable& t = table();
   std::lock_guard lock(t.mu);
   LtHandle& lt = t.lt[{device, stream}];
-  if (!lt.handle) lt = outside_capture(configure_lt);
+  if (!lt.handle) lt = relaxed_capture(configure_lt);
   fn(lt.handle, lt.workspace, kWorkspaceBytes);
 }
 

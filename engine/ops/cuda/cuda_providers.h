@@ -49,5 +49,7 @@ void place_rows_cuda(const Queue& q, const void* args);
 void qk_norm_rope_cuda(const Queue& q, const void* args);
 bool matmul_bt_cublaslt_supports(const void* args);  // a bias
 void matmul_bt_cublaslt_cuda(const Queue& q, const void* args);
+bool matmul_bt_tuned_supports(const void* args);  // M >= 5, bias or not, operands 16-byte aligned
+void matmul_bt_tuned_cuda(const Queue& q, const void* args);
 
 }  // namespace music3::ops

@@ -3,16 +3,29 @@
 // safe); mean = block sum of h / N, var = block sum of (h - mean)^2 / N (per-thread strided partials, then the
 // block's fixed tree, block_reduce.cuh), rstd = 1 / sqrtf(var + eps), out = bf16((h * rstd + (-mean * rstd)) * w
 // + b) with round-to-nearest multiplies and adds (no contraction), the CPU provider's formula.
+// Rows of N <= kThreads * kPerThread (the DiT's 2048) take layer_norm_row_kernel: the same thread-to-index map, sums
+// and formula, so the same bits, with each thread's kPerThread values loaded up front and held in registers (every
+// load of x and r issued before any store of h_out, which may be x) instead of re-read from memory by the two later
+// passes, launched under PDL (pdl.cuh: every block waits for the earlier kernels before its first read, so its
+// launch overlaps the previous kernel's tail); wider rows take layer_norm_kernel, three strided passes over memory.
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
+#include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/transformer_ops.h"
 
 namespace music3::ops {
 namespace {
 
 constexpr int kThreads = 256;
+constexpr int kPerThread = 8;  // the register path's row width: up to kThreads * kPerThread
+
+// (rstd, -mean * rstd) of a row: both kernels' normaliser.
+__device__ __forceinline__ float2 scale_shift(float mean, float var, float eps) {
+  const float rstd = 1.0f / sqrtf(var + eps), shift = -mean * rstd;
+  return make_float2(rstd, shift);
+}
 
 __global__ void __launch_bounds__(kThreads)
     layer_norm_kernel(const bf16* x, const bf16* __restrict__ r, const bf16* __restrict__ w,
@@ -37,10 +50,57 @@ __global__ void __launch_bounds__(kThreads)
     sq = __fadd_rn(sq, __fmul_rn(d, d));
   }
   const float var = block_reduce(sq, 0.0f, scratch, SumOp{}) / static_cast<float>(n);
-  const float rstd = 1.0f / sqrtf(var + eps), shift = -mean * rstd;
+  const float2 norm = scale_shift(mean, var, eps);
+  const float rstd = norm.x, shift = norm.y;
   for (int64_t i = threadIdx.x; i < n; i += kThreads) {
     const float y = __fadd_rn(__fmul_rn(to_f32(h[i]), rstd), shift);
     a_out[row * n + i] = to_bf16(__fadd_rn(__fmul_rn(y, to_f32(w[i])), to_f32(b[i])));
+  }
+}
+
+// Index i = threadIdx.x + j * kThreads of the row sits in v[j]: layer_norm_kernel's map and summation order.
+__global__ void __launch_bounds__(kThreads)
+    layer_norm_row_kernel(const bf16* x, const bf16* __restrict__ r, const bf16* __restrict__ w,
+                          const bf16* __restrict__ b, bf16* h_out, bf16* __restrict__ a_out, int64_t n, float eps) {
+  __shared__ float scratch[32];
+  pdl_wait();
+  pdl_trigger();
+  const int64_t base = static_cast<int64_t>(blockIdx.x) * n;
+  float v[kPerThread], rv[kPerThread];
+#pragma unroll
+  for (int j = 0; j < kPerThread; ++j) {
+    const int64_t i = threadIdx.x + j * kThreads;
+    v[j] = i < n ? to_f32(x[base + i]) : 0.0f;
+    rv[j] = r && i < n ? to_f32(r[base + i]) : 0.0f;
+  }
+  float sum = 0.0f;
+#pragma unroll
+  for (int j = 0; j < kPerThread; ++j) {
+    const int64_t i = threadIdx.x + j * kThreads;
+    if (i >= n) continue;
+    if (r) {
+      v[j] = round_bf16(__fadd_rn(v[j], rv[j]));
+      h_out[base + i] = to_bf16(v[j]);
+    }
+    sum = __fadd_rn(sum, v[j]);
+  }
+  const float mean = block_reduce(sum, 0.0f, scratch, SumOp{}) / static_cast<float>(n);
+  float sq = 0.0f;
+#pragma unroll
+  for (int j = 0; j < kPerThread; ++j) {
+    if (threadIdx.x + j * kThreads >= n) continue;
+    const float d = __fsub_rn(v[j], mean);
+    sq = __fadd_rn(sq, __fmul_rn(d, d));
+  }
+  const float var = block_reduce(sq, 0.0f, scratch, SumOp{}) / static_cast<float>(n);
+  const float2 norm = scale_shift(mean, var, eps);
+  const float rstd = norm.x, shift = norm.y;
+#pragma unroll
+  for (int j = 0; j < kPerThread; ++j) {
+    const int64_t i = threadIdx.x + j * kThreads;
+    if (i >= n) continue;
+    const float y = __fadd_rn(__fmul_rn(v[j], rstd), shift);
+    a_out[base + i] = to_bf16(__fadd_rn(__fmul_rn(y, to_f32(w[i])), to_f32(b[i])));
   }
 }
 
@@ -48,9 +108,16 @@ __global__ void __launch_bounds__(kThreads)
 
 void layer_norm_cuda(const Queue& q, const void* args) {
   const auto& a = *static_cast<const LayerNormArgs*>(args);
-  layer_norm_kernel<<<static_cast<unsigned>(a.x.shape[0]), kThreads, 0, stream_of(q)>>>(
-      a.x.as<const bf16>(), a.r.as<const bf16>(), a.w.as<const bf16>(), a.b.as<const bf16>(), a.h_out.as<bf16>(),
-      a.a_out.as<bf16>(), a.x.shape[1], a.eps);
+  const dim3 grid(static_cast<unsigned>(a.x.shape[0]));
+  if (a.x.shape[1] <= kThreads * kPerThread) {
+    launch_pdl("layer_norm", layer_norm_row_kernel, grid, dim3(kThreads), 0, stream_of(q), a.x.as<const bf16>(),
+               a.r.as<const bf16>(), a.w.as<const bf16>(), a.b.as<const bf16>(), a.h_out.as<bf16>(),
+               a.a_out.as<bf16>(), a.x.shape[1], a.eps);
+    return;
+  }
+  layer_norm_kernel<<<grid, kThreads, 0, stream_of(q)>>>(a.x.as<const bf16>(), a.r.as<const bf16>(),
+                                                         a.w.as<const bf16>(), a.b.as<const bf16>(),
+                                                         a.h_out.as<bf16>(), a.a_out.as<bf16>(), a.x.shape[1], a.eps);
   check_launch("layer_norm");
 }
 

@@ -1,4 +1,5 @@
-// matmul_bt on CUDA, two providers: out[M, N] = bf16( sum_k f32(a[m, k]) * f32(b[n, k]) ),
+// matmul_bt on CUDA, the GEMV and cuBLAS providers (the cuBLASLt ones: matmul_bt_cublaslt.cpp,
+// matmul_bt_tuned.cpp): out[M, N] = bf16( sum_k f32(a[m, k]) * f32(b[n, k]) ),
 // f32 accumulation.
 // cuda.matmul_bt.gemv (priority 1, supports M <= 4, decode): the memory-bound GEMV of
 // gemv_bt.cuh (its fast path when K % 8 == 0, K <= 8192 and both operands are 16-byte
@@ -6,10 +7,6 @@
 // path's summation order.
 // cuda.matmul_bt.cublas (priority 0, any shape without a bias): cuBLAS (cublasGemmEx, bf16 in/out,
 // CUBLAS_COMPUTE_32F) on a cached handle.
-// cuda.matmul_bt.cublaslt (priority 2, a bias): cublasLtMatmul with CUBLASLT_EPILOGUE_BIAS (bf16 bias, compute
-// and scale f32): the bias joins the f32 accumulator in the epilogue and the sum is rounded once, the addmm
-// form; the first heuristic algorithm for the shape (no split-K reduction in bf16), on the handle's fixed
-// workspace.
 #include <climits>
 #include <stdexcept>
 
@@ -48,64 +45,6 @@ void gemm_cublas(const MatmulBTArgs& p, cudaStream_t stream) {
   });
 }
 
-// The same column-major view as gemm_cublas, the bias on D's rows (the N axis).
-void gemm_cublaslt(const MatmulBTArgs& p, cudaStream_t stream) {
-  const int64_t m = p.a.shape[0], k = p.a.shape[1], n = p.b.shape[0];
-  cublasLtMatmulDesc_t op = nullptr;
-  cublasLtMatrixLayout_t la = nullptr, lb = nullptr, ld = nullptr;
-  cublasLtMatmulPreference_t pref = nullptr;
-  auto release = [&] {
-    if (pref) cublasLtMatmulPreferenceDestroy(pref);
-    if (ld) cublasLtMatrixLayoutDestroy(ld);
-    if (lb) cublasLtMatrixLayoutDestroy(lb);
-    if (la) cublasLtMatrixLayoutDestroy(la);
-    if (op) cublasLtMatmulDescDestroy(op);
-  };
-  try {
-    const char* what = "matmul_bt (cuda): cublasLt descriptors";
-    check_cublas(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F), what);
-    const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
-    const cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
-    const cudaDataType_t bias_type = CUDA_R_16BF;
-    const void* bias = p.bias.data;
-    check_cublas(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), what);
-    check_cublas(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), what);
-    check_cublas(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue), what);
-    check_cublas(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias), what);
-    check_cublas(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type, sizeof bias_type),
-                 what);
-    check_cublas(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, uint64_t(k), uint64_t(n), k), what);
-    check_cublas(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, uint64_t(k), uint64_t(m), k), what);
-    check_cublas(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, uint64_t(n), uint64_t(m), n), what);
-    const float alpha = 1.0f, beta = 0.0f;
-    with_cublaslt(stream, [&](cublasLtHandle_t h, void* workspace, size_t bytes) {
-      check_cublas(cublasLtMatmulPreferenceCreate(&pref), what);
-      check_cublas(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &bytes,
-                                                        sizeof bytes),
-                   what);
-      // A split-K partial sum is never reduced in bf16 (the handle's reduced-precision ban, for cuBLASLt).
-      const uint32_t schemes = CUBLASLT_REDUCTION_SCHEME_MASK & ~uint32_t(CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE);
-      check_cublas(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &schemes,
-                                                        sizeof schemes),
-                   what);
-      cublasLtMatmulHeuristicResult_t best{};
-      int found = 0;
-      check_cublas(cublasLtMatmulAlgoGetHeuristic(h, op, la, lb, ld, ld, pref, 1, &best, &found),
-                   "matmul_bt (cuda): cublasLtMatmulAlgoGetHeuristic");
-      if (found < 1)
-        throw std::runtime_error("matmul_bt (cuda): cuBLASLt has no algorithm with a bias for a " + p.a.describe() +
-                                 " x " + p.b.describe());
-      check_cublas(cublasLtMatmul(h, op, &alpha, p.b.data, la, p.a.data, lb, &beta, p.out.data, ld, p.out.data, ld,
-                                  &best.algo, workspace, bytes, stream),
-                   "matmul_bt (cuda): cublasLtMatmul");
-    });
-  } catch (...) {
-    release();
-    throw;
-  }
-  release();
-}
-
 }  // namespace
 
 bool matmul_bt_gemv_supports(const void* args) {
@@ -114,12 +53,6 @@ bool matmul_bt_gemv_supports(const void* args) {
 }
 
 bool matmul_bt_cublas_supports(const void* args) { return !static_cast<const MatmulBTArgs*>(args)->bias.data; }
-
-bool matmul_bt_cublaslt_supports(const void* args) { return static_cast<const MatmulBTArgs*>(args)->bias.data; }
-
-void matmul_bt_cublaslt_cuda(const Queue& q, const void* args) {
-  gemm_cublaslt(*static_cast<const MatmulBTArgs*>(args), stream_of(q));
-}
 
 void matmul_bt_gemv_cuda(const Queue& q, const void* args) {
   matmul_gemv(*static_cast<const MatmulBTArgs*>(args), stream_of(q));

@@ -1,0 +1,45 @@
+// A Backend that forwards to another (the device's own) with two changes for timing tools: graphs can be turned
+// off (supports_graphs() false, so a FrameGraph body runs eagerly, op by op, where an op timeline can bracket each
+// op), and every launch_graph is bracketed by two CUDA events on its stream (CUDA backends), so the replay's
+// device time is known apart from the host work around it. Memory, copies, streams and synchronize are the inner
+// backend's, so buffers of either are interchangeable.
+// Contract: last_graph_seconds() waits for the last replay and returns its device time; it throws before any
+// replay. The inner backend must outlive this one. CUDA statuses are checked (the call named).
+// Thread-safety: as the inner backend's, except launch_graph/last_graph_seconds: one thread.
+#pragma once
+#include "engine/core/backend.h"
+
+namespace music3::bench {
+
+class ObservedBackend final : public Backend {
+ public:
+  ObservedBackend(Backend& inner, bool graphs);
+  ~ObservedBackend() override;
+  ObservedBackend(const ObservedBackend&) = delete;
+  ObservedBackend& operator=(const ObservedBackend&) = delete;
+
+  DeviceType type() const override { return inner_.type(); }
+  void* alloc(size_t bytes) override { return inner_.alloc(bytes); }
+  void free(void* p) override { inner_.free(p); }
+  void copy(void* dst, const void* src, size_t bytes, CopyKind kind, void* stream) override {
+    inner_.copy(dst, src, bytes, kind, stream);
+  }
+  void synchronize(void* stream) override { inner_.synchronize(stream); }
+  void* default_stream() override { return inner_.default_stream(); }
+  void* side_stream() override { return inner_.side_stream(); }
+  bool supports_graphs() const override { return graphs_ && inner_.supports_graphs(); }
+  void begin_capture(void* stream) override { inner_.begin_capture(stream); }
+  void* end_capture(void* stream) override { return inner_.end_capture(stream); }
+  void launch_graph(void* graph, void* stream) override;
+  void destroy_graph(void* graph) override { inner_.destroy_graph(graph); }
+
+  double last_graph_seconds() const;
+
+ private:
+  Backend& inner_;
+  bool graphs_;
+  bool launched_ = false;
+  void* events_[2] = {nullptr, nullptr};
+};
+
+}  // namespace music3::bench
