@@ -18,9 +18,9 @@ void check_pos(const char* op, const Tensor& pos, const Queue& q) {
   check_dim(op, "pos", pos, 0, 1, "one position");
 }
 
-// head_rms_norm's checks under `op`, the weight and head count named w_name and count_name.
-HeadRmsNormArgs checked_head_norm(const char* op, const char* w_name, const char* count_name, const Tensor& x,
-                                  const Tensor& w, int first, int count, float eps, const Queue& q) {
+// The checks of a norm over heads [first, first + count) of x with weight w, named w_name and count_name.
+void check_head_norm(const char* op, const char* w_name, const char* count_name, const Tensor& x, const Tensor& w,
+                     int first, int count, float eps, const Queue& q) {
   check_tensor(op, "x", x, DType::BF16, 2, q);
   check_tensor(op, w_name, w, DType::BF16, 1, q);
   check_disjoint(op, "x", x, w_name, w);
@@ -32,55 +32,38 @@ HeadRmsNormArgs checked_head_norm(const char* op, const char* w_name, const char
     fail_scalar(op, count_name, "heads [" + std::to_string(first) + ", " + std::to_string(first + count) +
                                     ") must lie within the " + std::to_string(width / dim) + " heads of a row");
   if (!(eps >= 0.0f) || !std::isfinite(eps)) fail_scalar(op, "eps", "must be finite and >= 0, got " + std::to_string(eps));
-  return HeadRmsNormArgs{x, w, first, count, eps};
 }
 
-// rope's checks under `op`.
-RopeArgs checked_rope(const char* op, const Tensor& x, const Tensor& cos, const Tensor& sin, const Tensor& pos,
-                      int count, int batch, int head_dim, const Queue& q) {
-  check_tensor(op, "x", x, DType::BF16, 2, q);
+// The checks of the rotation of the rows of x (heads of width head_dim, already checked against x) by the
+// tables cos/sin at the positions from pos.
+void check_rope(const char* op, const Tensor& x, const Tensor& cos, const Tensor& sin, const Tensor& pos, int batch,
+                int64_t head_dim, const Queue& q) {
   check_tensor(op, "cos", cos, DType::BF16, 2, q);
   check_tensor(op, "sin", sin, DType::BF16, 2, q);
   check_pos(op, pos, q);
   check_dim(op, "sin", sin, 0, cos.shape[0], "P of 'cos'");
-  check_dim(op, "sin", sin, 1, cos.shape[1], "D of 'cos'");
-  const int64_t dim = cos.shape[1];
-  if (dim % 2 != 0) fail_scalar(op, "cos", "must have an even head width D (the half split), got " + cos.describe());
-  const int64_t stride = head_dim == 0 ? dim : head_dim;
-  if (stride < dim)
-    fail_scalar(op, "head_dim", "must be 0 (the table's D) or >= D = " + std::to_string(dim) + ", got " +
-                                    std::to_string(head_dim));
-  if (count < 1 || int64_t(count) * stride > x.shape[1])
-    fail_scalar(op, "count", "must be >= 1 with count * head_dim <= the row width " + std::to_string(x.shape[1]) +
-                                 ", got " + std::to_string(count));
+  check_dim(op, "sin", sin, 1, cos.shape[1], "R of 'cos'");
+  const int64_t rot = cos.shape[1];
+  if (rot % 2 != 0) fail_scalar(op, "cos", "must have an even width R (the half split), got " + cos.describe());
+  if (rot > head_dim)
+    fail_scalar(op, "cos", "must be no wider than the head width " + std::to_string(head_dim) + ", got " +
+                               cos.describe());
   if (batch < 1 || x.shape[0] % batch != 0)
     fail_scalar(op, "batch", "must be >= 1 and divide the rows of 'x' (" + std::to_string(x.shape[0]) + "), got " +
                                  std::to_string(batch));
   for (auto [name, t] : {std::pair{"cos", &cos}, std::pair{"sin", &sin}, std::pair{"pos", &pos}})
     check_disjoint(op, "x", x, name, *t);
-  return RopeArgs{x, cos, sin, pos, count, batch, static_cast<int>(stride)};
 }
 
 }  // namespace
 
-void head_rms_norm(const Queue& q, const Tensor& x, const Tensor& w, int first, int count, float eps) {
-  const HeadRmsNormArgs a = checked_head_norm("head_rms_norm", "w", "count", x, w, first, count, eps, q);
-  run(OpId::HeadRmsNorm, q, &a);
-}
-
-void rope(const Queue& q, const Tensor& x, const Tensor& cos, const Tensor& sin, const Tensor& pos, int count,
-          int batch, int head_dim) {
-  const RopeArgs a = checked_rope("rope", x, cos, sin, pos, count, batch, head_dim, q);
-  run(OpId::Rope, q, &a);
-}
-
 void qk_norm_rope(const Queue& q, const QkNormRopeArgs& a) {
   const char* op = "qk_norm_rope";
-  checked_head_norm(op, "q_norm", "heads", a.x, a.q_norm, 0, a.heads, a.eps, q);
+  check_head_norm(op, "q_norm", "heads", a.x, a.q_norm, 0, a.heads, a.eps, q);
   check_tensor(op, "k_norm", a.k_norm, DType::BF16, 1, q);
   check_dim(op, "k_norm", a.k_norm, 0, a.q_norm.shape[0], "D of 'q_norm'");
-  checked_head_norm(op, "k_norm", "kv_heads", a.x, a.k_norm, a.heads, a.kv_heads, a.eps, q);
-  checked_rope(op, a.x, a.cos, a.sin, a.pos, a.heads + a.kv_heads, a.batch, static_cast<int>(a.q_norm.shape[0]), q);
+  check_head_norm(op, "k_norm", "kv_heads", a.x, a.k_norm, a.heads, a.kv_heads, a.eps, q);
+  check_rope(op, a.x, a.cos, a.sin, a.pos, a.batch, a.q_norm.shape[0], q);
   run(OpId::QkNormRope, q, &a);
 }
 

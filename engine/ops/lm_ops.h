@@ -1,5 +1,5 @@
-// The language model's op entry points (Qwen3 attention block): the per-head RMSNorm,
-// RoPE from a bf16 table, and GQA attention with a K/V cache. Model code calls them with
+// The language model's op entry points (Qwen3 attention block): the per-head q/k RMSNorm and
+// RoPE from a bf16 table in one pass, and GQA attention with a K/V cache. Model code calls them with
 // a Queue; the registry picks the provider for the queue's device. Every tensor lives on
 // the queue's device and is bf16 unless stated. Each entry point validates dtypes, ranks
 // and shapes and throws std::invalid_argument naming the op and argument before any
@@ -12,17 +12,16 @@
 // untouched).
 //
 // Numerics (the contracts every provider must meet; transformers' Qwen3 rounding points):
-//  head_rms_norm  in place on heads [first, first + count) of width D of every row of x:
-//                 rms_norm's formula (ops.h) over each head with weight w [D]
-//  rope           in place on heads [0, count) of every row of x, heads head_dim apart (head_dim 0: D, the
-//                 table's width), the first D dims of each head rotated at position p (partial rotary when
-//                 head_dim > D; the rest pass through):
-//                 out[i] = bf16( bf16(x[i] * cos[p, i]) + bf16(rot[i] * sin[p, i]) ), rot[i] =
-//                 -x[i + D/2] below D/2, x[i - D/2] above (the half split within the D dims); cos/sin bf16 [P, D]
-//  qk_norm_rope   head_rms_norm of the q heads [0, heads) of every row of x with q_norm, of the k heads
-//                 [heads, heads + kv_heads) with k_norm (heads D = q_norm's width apart), then rope of heads
-//                 [0, heads + kv_heads) (head_dim D, the table's width <= D), in that order: the same bits
-//                 as the three calls, in one pass (the decode step's launches)
+//  qk_norm_rope   in place on every row of x, whose heads lie D = q_norm's width apart: the q heads [0, heads)
+//                 normed with q_norm, the k heads [heads, heads + kv_heads) with k_norm, each by rms_norm's
+//                 formula (ops.h) over the head: n = bf16( bf16(x * r) * w ), r = 1 / sqrt(sum(x^2) / D + eps);
+//                 then (the rope) every q and k head rotated at position p over its first R dims (R = the
+//                 table's width, even, <= D; partial rotary when R < D, the other dims keep n):
+//                 out[i] = bf16( bf16(n[i] * cos[p, i]) + bf16(rot[i] * sin[p, i]) ), rot[i] =
+//                 -n[i + R/2] below R/2, n[i - R/2] above (the half split within the R dims); cos/sin bf16 [P, R].
+//                 The v heads are untouched. One pass: the decode step's launches. The norm's sum may be
+//                 ordered differently per provider (the band, not the bits, across providers); the rotation's
+//                 roundings are fixed, so given the same n every provider gives the same bits
 //  gqa_attention  qkv [T*B, (nH + 2 nKV) D] = q | k | v heads; caches [B, Tmax, nKV D]. For every
 //                 token t: k and v of row t*B + b stored at cache row pos + t of batch b, then
 //                 query head h of row t*B + b attends positions 0 .. pos + t (causal) of K/V head
@@ -39,16 +38,6 @@
 
 namespace music3::ops {
 
-struct HeadRmsNormArgs {
-  Tensor x, w;  // x [M, W] (in place), w [D]
-  int first, count;
-  float eps;
-};
-struct RopeArgs {
-  Tensor x, cos, sin, pos;  // x [T*B, W] (in place), cos/sin [P, D], pos i32 [1]
-  int count, batch;
-  int head_dim;  // the heads' stride in x (>= D), resolved by the entry point
-};
 struct QkNormRopeArgs {
   Tensor x, q_norm, k_norm, cos, sin, pos;  // x [T*B, W] (in place), norms [D], cos/sin [P, <= D], pos i32 [1]
   int heads, kv_heads, batch;
@@ -66,9 +55,6 @@ struct GqaAttentionArgs {
   float scale;
 };
 
-void head_rms_norm(const Queue& q, const Tensor& x, const Tensor& w, int first, int count, float eps);
-void rope(const Queue& q, const Tensor& x, const Tensor& cos, const Tensor& sin, const Tensor& pos, int count,
-          int batch, int head_dim = 0);
 void gqa_attention(const Queue& q, const GqaAttentionArgs& args);
 void qk_norm_rope(const Queue& q, const QkNormRopeArgs& args);
 

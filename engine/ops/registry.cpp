@@ -23,8 +23,6 @@ std::string op_name(OpId op) {
     case OpId::ConvTranspose1d: return "conv_transpose1d";
     case OpId::Snake: return "snake";
     case OpId::Tanh: return "tanh";
-    case OpId::HeadRmsNorm: return "head_rms_norm";
-    case OpId::Rope: return "rope";
     case OpId::GqaAttention: return "gqa_attention";
     case OpId::LayerNorm: return "layer_norm";
     case OpId::SelfAttention: return "self_attention";

@@ -53,8 +53,6 @@ enum class OpId : uint8_t {
   ConvTranspose1d,
   Snake,
   Tanh,
-  HeadRmsNorm,
-  Rope,
   GqaAttention,
   LayerNorm,
   SelfAttention,

@@ -14,9 +14,10 @@
 //                  (keys in tiles, each tile rescaling the f32 accumulator by exp(old max - new max)), the
 //                  unnormalised P = exp(s - max) rounded to bf16 before P.V, the row sum over the unrounded P, out
 //                  [S*B, H D] = bf16(acc / sum); with rotary tables cos/sin bf16 [P, R] (R even, R <= D, P >= S)
-//                  every q and k head is first rotated by rope's formula (lm_ops.h: the first R dims, the half split
-//                  within them) at the position of its token (0 .. S - 1), exactly as rope would round it, without
-//                  writing qkv (the fused form of rope over the 2 H q|k heads at pos 0, then self_attention)
+//                  every q and k head is first rotated by qk_norm_rope's rotation (lm_ops.h: the first R dims, the
+//                  half split within them, the same roundings) at the position of its token (0 .. S - 1), without
+//                  writing qkv (the fused form of that rotation over the 2 H q|k heads from position 0, then
+//                  self_attention)
 //  place_rows      out[row0 + i * row_step, col0 + j] = src[i, j]; every other element of out untouched
 // Thread-safety: as ops.h.
 #pragma once

@@ -246,11 +246,6 @@ TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
        }},
       {"snake", [&] { snake(q, t(DType::BF16, {2, 4, 10}), t(DType::BF16, {4}), t(DType::BF16, {2, 4, 10})); }},
       {"tanh", [&] { tanh(q, t(DType::BF16, {2, 4, 10}), t(DType::BF16, {2, 4, 10})); }},
-      {"head_rms_norm", [&] { head_rms_norm(q, t(DType::BF16, {2, 64}), t(DType::BF16, {16}), 0, 2, 1e-6f); }},
-      {"rope",
-       [&] {
-         rope(q, t(DType::BF16, {2, 64}), t(DType::BF16, {8, 16}), t(DType::BF16, {8, 16}), t(DType::I32, {1}), 3, 2);
-       }},
       {"gqa_attention",
        [&] {
          gqa_attention(q, {t(DType::BF16, {2, 64}), t(DType::BF16, {2, 4, 16}), t(DType::BF16, {2, 4, 16}),

@@ -2,18 +2,19 @@
 // the row's batch, no rounding inside), over the DiT's shape (head 64, 690 tokens, batch 2: tiles with a ragged
 // end) and odd ones (head widths 12 and 8, padded on CUDA; one token; batch 1); the contract rounds P to bf16
 // before P.V, so the gate is a ULP band, not bits. Thread-count invariance (CPU) and agreement with the CPU
-// provider (CUDA). The rotary form (cos/sin tables) gives exactly the bits of rope (pos 0, the 2 H q|k heads)
-// followed by self_attention on the same provider, partial and full rotary, 16-byte and scalar load paths.
+// provider (CUDA). The rotary form (cos/sin tables) gives exactly the bits of the rotation computed on the host
+// (gates/ops/support/rope_reference.h: positions from 0, the 2 H q|k heads) followed by self_attention on the same
+// provider, partial and full rotary, 16-byte and scalar load paths.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "engine/core/device_array.h"
-#include "engine/ops/lm_ops.h"
 #include "engine/ops/transformer_ops.h"
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
+#include "gates/ops/support/rope_reference.h"
 
 namespace music3::optest {
 namespace {
@@ -102,7 +103,7 @@ TEST(SelfAttention, BatchesDoNotMix) {
     }
 }
 
-TEST(SelfAttention, RotaryFormIsRopeThenAttention) {
+TEST(SelfAttention, RotaryFormIsTheRotationThenAttention) {
   struct Rotary {
     Case c;
     int64_t rot, positions;
@@ -113,19 +114,18 @@ TEST(SelfAttention, RotaryFormIsRopeThenAttention) {
     const Queue& q = provider_queue(0);
     const int64_t W = int64_t(c.heads) * c.dim, rows = c.tokens * c.batch;
     const auto qkv = inputs(c, seed++);
-    DeviceArray ib(q, DType::BF16, {rows, 3 * W}), fused(q, DType::BF16, {rows, W}), split(q, DType::BF16, {rows, W});
-    DeviceArray cb(q, DType::BF16, {r.positions, r.rot}), sb(q, DType::BF16, {r.positions, r.rot}), pb(q, DType::I32, {1});
-    cb.upload(normal_bf16(size_t(r.positions * r.rot), seed++, 0.7));
-    sb.upload(normal_bf16(size_t(r.positions * r.rot), seed++, 0.7));
-    pb.upload(std::vector<int32_t>{0});
+    const auto cos = normal_bf16(size_t(r.positions * r.rot), seed++, 0.7);
+    const auto sin = normal_bf16(size_t(r.positions * r.rot), seed++, 0.7);
+    DeviceArray ib(q, DType::BF16, {rows, 3 * W}), fused(q, DType::BF16, {rows, W});
+    DeviceArray cb(q, DType::BF16, {r.positions, r.rot}), sb(q, DType::BF16, {r.positions, r.rot});
+    cb.upload(cos);
+    sb.upload(sin);
     ib.upload(qkv);
     fused.poison();
-    split.poison();
     ops::self_attention(q, ib, c.heads, int(c.batch), scale_of(c), fused, cb, sb);
     EXPECT_EQ(bits(ib.download<bf16>()), bits(qkv)) << "the rotary form leaves qkv as it was";
-    ops::rope(q, ib, cb, sb, pb, 2 * c.heads, int(c.batch), c.dim);
-    ops::self_attention(q, ib, c.heads, int(c.batch), scale_of(c), split);
-    EXPECT_EQ(bits(fused.download<bf16>()), bits(split.download<bf16>()))
+    const auto rotated = rope_reference(qkv, {3 * W, 2 * c.heads, c.dim, c.batch, 0, r.rot}, cos, sin);
+    EXPECT_EQ(bits(fused.download<bf16>()), bits(run(q, rotated, c)))
         << provider_name() << " S=" << c.tokens << " D=" << c.dim << " R=" << r.rot;
     EXPECT_NE(bits(fused.download<bf16>()), bits(run(q, qkv, c))) << "the tables are used";
   }

@@ -22,8 +22,6 @@ void conv1d_cpu(const Queue& q, const void* args);
 void conv_transpose1d_cpu(const Queue& q, const void* args);
 void snake_cpu(const Queue& q, const void* args);
 void tanh_cpu(const Queue& q, const void* args);
-void head_rms_norm_cpu(const Queue& q, const void* args);
-void rope_cpu(const Queue& q, const void* args);
 void gqa_attention_cpu(const Queue& q, const void* args);
 void layer_norm_cpu(const Queue& q, const void* args);
 void self_attention_cpu(const Queue& q, const void* args);

@@ -1,4 +1,4 @@
-// head_rms_norm on the CPU: one (row, head) pair per parallel_for index, rms_norm_cpu's
+// head_rms_norm_cpu (head_norm_and_rope.h): one (row, head) pair per parallel_for index, rms_norm_cpu's
 // arithmetic over the head: ss = dot_bf16_f32(x, x, D); r = 1 / sqrt(ss / D + eps) in f32;
 // out = bf16( bf16(x * r) * w ), written in place after the head's sum.
 #include <cmath>
@@ -6,13 +6,11 @@
 #include "engine/core/bf16.h"
 #include "engine/core/dot_bf16.h"
 #include "engine/core/parallel.h"
-#include "engine/ops/cpu/cpu_providers.h"
-#include "engine/ops/lm_ops.h"
+#include "engine/ops/cpu/head_norm_and_rope.h"
 
 namespace music3::ops {
 
-void head_rms_norm_cpu(const Queue& q, const void* args) {
-  const auto& a = *static_cast<const HeadRmsNormArgs*>(args);
+void head_rms_norm_cpu(const Queue& q, const HeadRmsNormArgs& a) {
   const int64_t rows = a.x.shape[0], width = a.x.shape[1], dim = a.w.shape[0];
   bf16* x = a.x.as<bf16>();
   const bf16* w = a.w.as<const bf16>();

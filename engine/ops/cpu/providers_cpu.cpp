@@ -20,8 +20,6 @@ void register_cpu_providers(OpRegistry& r) {
   r.add({"cpu.conv_transpose1d", OpId::ConvTranspose1d, DeviceType::CPU, 0, conv_transpose1d_cpu});
   r.add({"cpu.snake", OpId::Snake, DeviceType::CPU, 0, snake_cpu});
   r.add({"cpu.tanh", OpId::Tanh, DeviceType::CPU, 0, tanh_cpu});
-  r.add({"cpu.head_rms_norm", OpId::HeadRmsNorm, DeviceType::CPU, 0, head_rms_norm_cpu});
-  r.add({"cpu.rope", OpId::Rope, DeviceType::CPU, 0, rope_cpu});
   r.add({"cpu.gqa_attention", OpId::GqaAttention, DeviceType::CPU, 0, gqa_attention_cpu});
   r.add({"cpu.layer_norm", OpId::LayerNorm, DeviceType::CPU, 0, layer_norm_cpu});
   r.add({"cpu.self_attention", OpId::SelfAttention, DeviceType::CPU, 0, self_attention_cpu});

@@ -1,21 +1,20 @@
-// rope on the CPU: one row per parallel_for index; heads head_dim apart, the first D dims of each read whole
-// before they are written, then out[i] = bf16( bf16(x[i] * cos[p, i]) + bf16(rot[i] * sin[p, i]) )
-// with the half split (lm_ops.h). A position past the table throws std::out_of_range.
+// rope_cpu (head_norm_and_rope.h): one row per parallel_for index; heads head_dim apart, the first D dims (the
+// tables' width) of each read whole before they are written, then
+// out[i] = bf16( bf16(x[i] * cos[p, i]) + bf16(rot[i] * sin[p, i]) ) with the half split (lm_ops.h). A position
+// outside the table throws std::out_of_range.
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "engine/core/bf16.h"
 #include "engine/core/parallel.h"
-#include "engine/ops/cpu/cpu_providers.h"
-#include "engine/ops/lm_ops.h"
+#include "engine/ops/cpu/head_norm_and_rope.h"
 
 namespace music3::ops {
 
-void rope_cpu(const Queue& q, const void* args) {
-  const auto& a = *static_cast<const RopeArgs*>(args);
+void rope_cpu(const Queue& q, const RopeArgs& a) {
   const int64_t rows = a.x.shape[0], width = a.x.shape[1], dim = a.cos.shape[1], half = dim / 2;
-  const int64_t pos0 = *a.pos.as<const int32_t>(), last = pos0 + (rows - 1) / a.batch;
+  const int64_t pos0 = a.pos0, last = pos0 + (rows - 1) / a.batch;
   if (pos0 < 0 || last >= a.cos.shape[0])
     throw std::out_of_range("rope (cpu): positions " + std::to_string(pos0) + " .. " + std::to_string(last) +
                             " outside the table of " + std::to_string(a.cos.shape[0]));

@@ -2,8 +2,8 @@
 // kSelfAttentionKeyTile (the CUDA kernel's tile): per tile the f32 scores scale * q.k (dot in dimension order),
 // the tile max into the running max m, the f32 accumulator and the row sum rescaled by exp(m_old - m), then
 // p = exp(s - m): the sum adds p unrounded (in key order), the accumulator adds bf16(p) * v (in key order);
-// out = bf16(acc / sum). With rotary tables the q|k heads of a copy of qkv are first rotated by cpu.rope (positions
-// from 0), so the fused form gives rope-then-attention's bits.
+// out = bf16(acc / sum). With rotary tables the q|k heads of a copy of qkv are first rotated by rope_cpu
+// (head_norm_and_rope.h, positions from 0), so the fused form gives rotation-then-attention's bits.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -11,7 +11,7 @@
 #include "engine/core/bf16.h"
 #include "engine/core/parallel.h"
 #include "engine/ops/cpu/cpu_providers.h"
-#include "engine/ops/lm_ops.h"
+#include "engine/ops/cpu/head_norm_and_rope.h"
 #include "engine/ops/transformer_ops.h"
 
 namespace music3::ops {
@@ -27,11 +27,10 @@ void self_attention_cpu(const Queue& q, const void* args) {
   std::vector<bf16> rotated;
   if (p.cos.data) {
     rotated.assign(p.qkv.as<const bf16>(), p.qkv.as<const bf16>() + p.qkv.numel());
-    int32_t pos0 = 0;
-    Tensor x = p.qkv, pos{&pos0, DType::I32, Shape{1}, DeviceType::CPU};
+    Tensor x = p.qkv;
     x.data = rotated.data();
-    const RopeArgs r{x, p.cos, p.sin, pos, static_cast<int>(2 * H), static_cast<int>(B), static_cast<int>(D)};
-    rope_cpu(q, &r);
+    const RopeArgs r{x, p.cos, p.sin, 0, static_cast<int>(2 * H), static_cast<int>(B), static_cast<int>(D)};
+    rope_cpu(q, r);
   }
   const bf16* qkv = p.cos.data ? rotated.data() : p.qkv.as<const bf16>();
   bf16* out = p.out.as<bf16>();

@@ -35,8 +35,6 @@ bool conv1d_cudnn_supports(const void* args);  // OutInTap weights
 void conv_transpose1d_cuda(const Queue& q, const void* args);
 void snake_cuda(const Queue& q, const void* args);
 void tanh_cuda(const Queue& q, const void* args);
-void head_rms_norm_cuda(const Queue& q, const void* args);
-void rope_cuda(const Queue& q, const void* args);
 void gqa_attention_cuda(const Queue& q, const void* args);
 void layer_norm_cuda(const Queue& q, const void* args);
 void self_attention_cuda(const Queue& q, const void* args);

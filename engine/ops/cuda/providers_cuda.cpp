@@ -42,8 +42,6 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.conv_transpose1d", OpId::ConvTranspose1d, DeviceType::CUDA, 0, conv_transpose1d_cuda});
   r.add({"cuda.snake", OpId::Snake, DeviceType::CUDA, 0, snake_cuda});
   r.add({"cuda.tanh", OpId::Tanh, DeviceType::CUDA, 0, tanh_cuda});
-  r.add({"cuda.head_rms_norm", OpId::HeadRmsNorm, DeviceType::CUDA, 0, head_rms_norm_cuda});
-  r.add({"cuda.rope", OpId::Rope, DeviceType::CUDA, 0, rope_cuda});
   r.add({"cuda.gqa_attention", OpId::GqaAttention, DeviceType::CUDA, 0, gqa_attention_cuda});
   r.add({"cuda.layer_norm", OpId::LayerNorm, DeviceType::CUDA, 0, layer_norm_cuda});
   r.add({"cuda.self_attention", OpId::SelfAttention, DeviceType::CUDA, 0, self_attention_cuda, self_attention_supports});

@@ -1,11 +1,9 @@
-// qk_norm_rope on CUDA: one block per (row, head) over the q and k heads, the head_rms_norm kernel's
-// arithmetic, then the rope kernel's, on the head held in shared memory:
-//   ss = sum of f32(x)^2 (per-thread partials strided by 128 threads, then the block's fixed tree: the
-//   head_rms_norm kernel's block size and order); r = 1 / sqrtf(ss / D + eps); n = bf16( bf16(x * r) * w )
-//   with w = q_norm below `heads`, k_norm above; then for i < D/2 of the rotated width Dr (the table's):
-//   out[i] = bf16( bf16(n[i] * cos[p, i]) + bf16(-n[i + Dr/2] * sin[p, i]) ), out[i + Dr/2] =
-//   bf16( bf16(n[i + Dr/2] * cos[p, i + Dr/2]) + bf16(n[i] * sin[p, i + Dr/2]) ); dims past Dr, and every dim
-//   of a row whose position is past the table, keep n. So the bits equal head_rms_norm, head_rms_norm, rope.
+// qk_norm_rope on CUDA: one block per (row, head) over the q and k heads, the normed head held in shared memory:
+//   ss = sum of f32(x)^2 (per-thread partials strided by the 128 threads, then the block's fixed tree);
+//   r = 1 / sqrtf(ss / D + eps); n = bf16( bf16(x * r) * w ) with w = q_norm below `heads`, k_norm above; then
+//   the thread of dim i < R/2 (R the table's width) rotates the pair (n[i], n[i + R/2]) with rope_pair
+//   (rope_pair.cuh: the rotation's arithmetic, shared with cuda.self_attention and its cuDNN form), and dims
+//   past R, and every dim of a row whose position is past the table, keep n.
 // Every read of the head precedes the barrier, every write follows it (in place). D <= 256.
 // Launched under PDL (pdl.cuh): each block waits for the earlier kernels before its first read, then lets
 // the next kernel start.
@@ -17,12 +15,13 @@
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/pdl.cuh"
+#include "engine/ops/cuda/rope_pair.cuh"
 #include "engine/ops/lm_ops.h"
 
 namespace music3::ops {
 namespace {
 
-constexpr int kThreads = 128;  // the head_rms_norm kernel's: the same partial sums and tree
+constexpr int kThreads = 128;
 constexpr int kMaxDim = 256;
 
 struct Geometry {
@@ -36,7 +35,7 @@ __global__ void __launch_bounds__(kThreads)
                         const bf16* __restrict__ cos, const bf16* __restrict__ sin, const int32_t* __restrict__ pos,
                         Geometry g) {
   __shared__ float scratch[32];
-  __shared__ float normed[kMaxDim];
+  __shared__ bf16 normed[kMaxDim];
   pdl_wait();
   pdl_trigger();
   const int64_t r = blockIdx.x / g.count;
@@ -51,20 +50,21 @@ __global__ void __launch_bounds__(kThreads)
   ss = block_reduce(ss, 0.0f, scratch, SumOp{});
   const float inv_rms = 1.0f / sqrtf(ss / static_cast<float>(g.dim) + g.eps);
   for (int64_t i = threadIdx.x; i < g.dim; i += kThreads)
-    normed[i] = round_bf16(__fmul_rn(round_bf16(__fmul_rn(to_f32(head[i]), inv_rms)), to_f32(w[i])));
+    normed[i] = to_bf16(__fmul_rn(round_bf16(__fmul_rn(to_f32(head[i]), inv_rms)), to_f32(w[i])));
   __syncthreads();
   const int64_t p = int64_t{pos[0]} + r / g.batch, half = g.rot / 2;
   const bool rotate = p >= 0 && p < g.positions;
   const bf16* c = cos + (rotate ? p : 0) * g.rot;
   const bf16* s = sin + (rotate ? p : 0) * g.rot;
   for (int64_t i = threadIdx.x; i < g.dim; i += kThreads) {
-    float v = normed[i];
-    if (rotate && i < half)
-      v = __fadd_rn(round_bf16(__fmul_rn(normed[i], to_f32(c[i]))),
-                    round_bf16(__fmul_rn(-normed[i + half], to_f32(s[i]))));
-    else if (rotate && i < g.rot)
-      v = __fadd_rn(round_bf16(__fmul_rn(normed[i], to_f32(c[i]))), round_bf16(__fmul_rn(normed[i - half], to_f32(s[i]))));
-    head[i] = to_bf16(v);
+    if (rotate && i < half) {
+      bf16 lo = normed[i], hi = normed[i + half];
+      rope_pair(lo, hi, c, s, i, half);
+      head[i] = lo;
+      head[i + half] = hi;
+    } else if (!rotate || i >= g.rot) {
+      head[i] = normed[i];
+    }
   }
 }
 

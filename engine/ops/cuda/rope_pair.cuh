@@ -1,9 +1,10 @@
-// One rotated pair of rope (lm_ops.h) on CUDA: lo = x[i], hi = x[i + D/2] of a head, both read before either is
-// written, with cos/sin c, s the table row of the position:
+// One rotated pair of qk_norm_rope's rotation (lm_ops.h) on CUDA: lo = x[i], hi = x[i + R/2] of a head (R the
+// table's width), both read before either is written, with cos/sin c, s the table row of the position:
 //   lo' = bf16( bf16(lo * c[i])        + bf16(-hi * s[i]) )
-//   hi' = bf16( bf16(hi * c[i + D/2])  + bf16(lo * s[i + D/2]) )
-// round-to-nearest multiplies and adds (no contraction): the CPU provider's bits. Shared by cuda.rope and the
-// rotary load of cuda.self_attention, so the two give the same bits. Device-side helper: no state.
+//   hi' = bf16( bf16(hi * c[i + R/2])  + bf16(lo * s[i + R/2]) )
+// round-to-nearest multiplies and adds (no contraction): the bits of the CPU's rope_cpu. Shared by
+// cuda.qk_norm_rope, the rotary tile load of cuda.self_attention and the rotary copy of its cuDNN form
+// (rope_rows.cu), so all three rotate alike. Device-side helper: no state.
 #pragma once
 #include <cstdint>
 

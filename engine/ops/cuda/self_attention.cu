@@ -1,8 +1,8 @@
 // self_attention on CUDA: a flash-style kernel on the tensor cores (mma.sync m16n8k16, bf16 in, f32 accumulate).
 // One block per (64-query tile, head, batch), four warps of 16 query rows each. The head is zero-padded in shared
 // memory to HD (16, 32, 48 or 64, the next multiple of 16 >= D), which leaves q.k and the written dims unchanged.
-// With rotary tables, each Q and K tile is rotated in shared memory once it has landed (rope_pair.cuh: cuda.rope's
-// arithmetic and bits, positions = token indices), before any fragment is read from it.
+// With rotary tables, each Q and K tile is rotated in shared memory once it has landed (rope_pair.cuh: the
+// rotation's arithmetic and bits, positions = token indices), before any fragment is read from it.
 // Keys go in tiles of 64 (the CPU provider's tile) through two shared-memory stages: tile t + 1's K and V are
 // requested (cp.async, 16-byte chunks, when D == HD and the rows are 16-byte aligned; plain stores otherwise)
 // before tile t is used; rows past S are zero. Q passes once through stage 1 into registers (mma A fragments);
