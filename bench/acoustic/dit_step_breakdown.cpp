@@ -10,8 +10,8 @@
 // provider that ran it, TFLOP/s (GEMMs, attention) or TB/s and its fraction of the device copy ceiling (read +
 // written, measured here); then the ops' sum, the eager span (gaps between ops included), the graph replay's device
 // time (graph - sum: the launch gaps and tails the graph leaves) and the host-clock step (minus the replay: uploads,
-// the read-back and the host work of velocities()). --disable-providers turns providers off for the whole run (an
-// A/B of an op's providers in two runs). --json prints the same as one JSON object.
+// the read-back and the host work of velocities()). --disable-providers turns providers off for the whole run and
+// --enable-providers opt-in ones on (an A/B of an op's providers in two runs). --json prints the same as one JSON object.
 // Exit codes (engine/core/exit_code.h): 0 ok, 1 usage, 6 no such device, 70 an internal error.
 #include <algorithm>
 #include <chrono>
@@ -42,13 +42,14 @@ namespace {
 
 constexpr const char* kHelp =
     "usage: dit-step-breakdown [--device cuda|cpu] [--geometry full|mid|tiny] [--length L] [--steps N]\n"
-    "                          [--disable-providers a,b] [--json]\n"
+    "                          [--enable-providers a,b] [--disable-providers a,b] [--json]\n"
     "  Times one guided DiT step (both branches as one batch of 2) on synthetic weights: the graph replay and\n"
     "  velocities() as production runs them, then each op of the same body issued eagerly, summed per op kind.\n"
     "  --device             cuda (default) or cpu (the device arm on the CPU providers, host clock per op)\n"
     "  --geometry           full (default: 36 blocks, inner 2048), mid or tiny\n"
     "  --length             latents per window (default 689, the 200-frame window)\n"
     "  --steps              timed steps per part (default 20, after 2 untimed)\n"
+    "  --enable-providers   comma-separated opt-in provider names switched on for the run\n"
     "  --disable-providers  comma-separated provider names taken out of selection for the run\n"
     "  --json               one JSON object instead of the table\n";
 
@@ -224,7 +225,7 @@ std::vector<std::string> split_names(const std::string& s) {
 }
 
 int run_main(const std::vector<std::string>& argv) {
-  const cli::Args a(argv, {"--device", "--geometry", "--length", "--steps", "--disable-providers"}, {"--json", "--help"});
+  const cli::Args a(argv, {"--device", "--geometry", "--length", "--steps", "--enable-providers", "--disable-providers"}, {"--json", "--help"});
   if (a.has("--help")) {
     std::cout << kHelp << exit_code::kTable;
     return exit_code::kOk;
@@ -240,6 +241,8 @@ int run_main(const std::vector<std::string>& argv) {
   r.w = acoustic::synthetic_dit_weights(acoustic::dit_geometry(geometry), 0);
   r.L = a.get_int_or("--length", 689, 1, 1 << 20);
   const int steps = static_cast<int>(a.get_int_or("--steps", 20, 1, 100000));
+  for (const std::string& name : split_names(a.get_or("--enable-providers", "")))
+    ops::registry().set_enabled(name, true);
   for (const std::string& name : split_names(a.get_or("--disable-providers", "")))
     ops::registry().set_enabled(name, false);
   r.x = acoustic::synthetic_normal(size_t(r.w.cfg.in_channels * r.L), 1);

@@ -65,8 +65,6 @@ const OpRegistry::Entry& OpRegistry::entry_named(const std::string& name, const 
                               known + ")");
 }
 
-void OpRegistry::disable(const std::string& name) { entry_named(name, "disable").enabled = false; }
-
 void OpRegistry::set_enabled(const std::string& name, bool enabled) const {
   entry_named(name, enabled ? "enable" : "disable").enabled = enabled;
 }
@@ -120,13 +118,14 @@ void OpRegistry::reset_usage() const {
 }
 
 namespace {
-void disable_from_env(OpRegistry& r) {
-  const char* v = std::getenv("MUSIC3_DISABLE_PROVIDERS");
+// Applies the comma-separated provider names of environment variable `var`: enables or disables each.
+void apply_env(OpRegistry& r, const char* var, bool enable) {
+  const char* v = std::getenv(var);
   if (!v) return;
   std::stringstream names(v);
   std::string name;
   while (std::getline(names, name, ','))
-    if (!name.empty()) r.disable(name);
+    if (!name.empty()) r.set_enabled(name, enable);
 }
 }  // namespace
 
@@ -137,7 +136,8 @@ const OpRegistry& registry() {
 #ifdef MUSIC3_WITH_CUDA
     register_cuda_providers(reg);
 #endif
-    disable_from_env(reg);
+    apply_env(reg, "MUSIC3_ENABLE_PROVIDERS", true);
+    apply_env(reg, "MUSIC3_DISABLE_PROVIDERS", false);
     return reg;
   }();
   return r;

@@ -9,10 +9,12 @@
 //  - select() returns the chosen provider or throws MissingProvider, whose message
 //    names the op and the device ("no provider for op 'rms_norm' on device 'rocm'")
 //    and, when providers exist but none is enabled and supports the call, says so;
-//  - disable(name) takes a provider out of selection (throws naming the known
+//  - an opt_in provider starts disabled; registry() enables the comma-separated names in
+//    MUSIC3_ENABLE_PROVIDERS once, on first use (then applies MUSIC3_DISABLE_PROVIDERS);
+//  - set_enabled(name, false) takes a provider out of selection (throws naming the known
 //    providers for an unknown name); registry() applies the comma-separated names
 //    in MUSIC3_DISABLE_PROVIDERS once, on first use, so one binary can A/B two
-//    providers of an op; set_enabled(name, on) does the same at any time, or undoes it, for A/B runs in one
+//    providers of an op; set_enabled works at any time, and set_enabled(name, true) undoes it, for A/B runs in one
 //    process (bench-acoustic): a call already past select() keeps its provider, and a body captured into a device
 //    graph keeps the providers it was captured with;
 //  - usage() lists every provider with its call count (a call captured into a
@@ -21,7 +23,7 @@
 // providers_cuda.cpp, called from registry() on first use, so static libraries
 // cannot drop a provider by dead-stripping its translation unit. Providers receive a
 // pointer to the op's argument struct (ops.h), already validated.
-// Thread-safety: registration and disable() before use from one thread; select(),
+// Thread-safety: registration before use from one thread; select(),
 // has(), set_enabled(), usage() and reset_usage() are thread-safe.
 #pragma once
 #include <array>
@@ -72,6 +74,9 @@ struct Provider {
   int priority = 0;  // higher is tried first
   ProviderFn run = nullptr;
   SupportsFn supports = nullptr;
+  // Off until asked for (MUSIC3_ENABLE_PROVIDERS, --enable-providers, set_enabled): a provider whose results may
+  // differ between processes (a timed algorithm choice), so the default stays reproducible run to run.
+  bool opt_in = false;
 };
 
 struct ProviderUse {
@@ -95,8 +100,7 @@ class DuplicateProvider : public std::invalid_argument {
 class OpRegistry {
  public:
   void add(Provider p);
-  void disable(const std::string& name);
-  void set_enabled(const std::string& name, bool enabled) const;  // throws as disable() for an unknown name
+  void set_enabled(const std::string& name, bool enabled) const;  // throws naming the known providers for an unknown name
   const Provider& select(OpId op, DeviceType dev, const void* args) const;  // counts the call
   // What select() would choose for `args`, without counting; nullptr when no enabled provider supports it.
   // supports() of that op's providers sees `args` as given (a probe may leave tensors empty when they read none).
@@ -110,7 +114,7 @@ class OpRegistry {
     Provider p;
     mutable std::atomic<bool> enabled{true};
     mutable std::atomic<uint64_t> calls{0};
-    explicit Entry(Provider pr) : p(std::move(pr)) {}
+    explicit Entry(Provider pr) : p(std::move(pr)), enabled(!p.opt_in) {}
   };
   const Entry& entry_named(const std::string& name, const char* verb) const;
   static constexpr size_t kDevices = 8;

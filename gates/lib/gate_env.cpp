@@ -12,6 +12,13 @@ namespace music3::gates {
 namespace {
 DeviceType g_device = DeviceType::CPU;
 std::string g_disabled;  // --disable-providers, as given
+std::string g_enabled;   // --enable-providers (opt-in providers), as given
+
+std::string name_part(const std::string& names) {
+  std::string out;
+  for (char c : names) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
 }
 
 DeviceType gate_device() { return g_device; }
@@ -20,9 +27,9 @@ std::string gate_device_name() { return device_type_name(g_device); }
 Queue gate_queue(int threads) { return queue_for(g_device, threads); }
 
 std::string gate_variant() {
-  if (g_disabled.empty()) return "";
-  std::string out = "_without_";
-  for (char c : g_disabled) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  std::string out;
+  if (!g_enabled.empty()) out += "_with_" + name_part(g_enabled);
+  if (!g_disabled.empty()) out += "_without_" + name_part(g_disabled);
   return out;
 }
 
@@ -39,6 +46,9 @@ int gate_main(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--disable-providers") == 0 && i + 1 < argc) {
       g_disabled = argv[++i];
       setenv("MUSIC3_DISABLE_PROVIDERS", g_disabled.c_str(), 1);  // before the registry's first use
+    } else if (std::strcmp(argv[i], "--enable-providers") == 0 && i + 1 < argc) {
+      g_enabled = argv[++i];
+      setenv("MUSIC3_ENABLE_PROVIDERS", g_enabled.c_str(), 1);
     } else {
       rest.push_back(argv[i]);
     }

@@ -2,8 +2,10 @@
 // Contract: gate binaries accept `--device cpu|cuda` (default cpu) before the
 // GoogleTest flags. With cuda on a machine without a CUDA device, main returns 77
 // (ctest: skipped) without running a test, so a skip is never counted as a pass.
-// `--disable-providers A,B` sets MUSIC3_DISABLE_PROVIDERS for the run (so one binary gates each provider of an op);
-// gate_variant() is then "_without_" + the list with every non-alphanumeric as '_' (for gate ids), else "".
+// `--disable-providers A,B` sets MUSIC3_DISABLE_PROVIDERS for the run (so one binary gates each provider of an op),
+// `--enable-providers A,B` MUSIC3_ENABLE_PROVIDERS (opt-in providers, engine/ops/registry.h); gate_variant() is then
+// "_with_" + the enabled list and/or "_without_" + the disabled list, every non-alphanumeric as '_' (for gate ids),
+// else "".
 #pragma once
 #include <string>
 

@@ -101,10 +101,10 @@ TEST(ProviderTable, PriorityThenSupportsChooseAndEveryChoiceIsCounted) {
 TEST(ProviderTable, DisabledProviderIsNeverChosenAndUnknownNamesAreRefused) {
   OpRegistry r = two_providers();
   int small = 2;
-  r.disable("cpu.add.small");
+  r.set_enabled("cpu.add.small", false);
   EXPECT_EQ(r.select(OpId::Add, DeviceType::CPU, &small).name, "cpu.add.any");
-  EXPECT_THROW(r.disable("cpu.add.nonesuch"), std::invalid_argument);
-  r.disable("cpu.add.any");
+  EXPECT_THROW(r.set_enabled("cpu.add.nonesuch", false), std::invalid_argument);
+  r.set_enabled("cpu.add.any", false);
   EXPECT_FALSE(r.has(OpId::Add, DeviceType::CPU));
   try {
     r.select(OpId::Add, DeviceType::CPU, &small);
@@ -112,6 +112,17 @@ TEST(ProviderTable, DisabledProviderIsNeverChosenAndUnknownNamesAreRefused) {
   } catch (const MissingProvider& e) {
     EXPECT_NE(std::string(e.what()).find("cpu.add.small (disabled)"), std::string::npos) << e.what();
   }
+}
+
+// An opt-in provider outranks the others but stays out of selection until enabled by name.
+TEST(ProviderTable, OptInProviderIsOffUntilEnabled) {
+  OpRegistry r = two_providers();
+  r.add({"cpu.add.tuned", OpId::Add, DeviceType::CPU, 9, run_a, nullptr, /*opt_in=*/true});
+  int small = 2;
+  EXPECT_EQ(r.select(OpId::Add, DeviceType::CPU, &small).name, "cpu.add.small");
+  for (const auto& u : r.usage()) EXPECT_EQ(u.enabled, u.name != "cpu.add.tuned") << u.name;
+  r.set_enabled("cpu.add.tuned", true);
+  EXPECT_EQ(r.select(OpId::Add, DeviceType::CPU, &small).name, "cpu.add.tuned");
 }
 
 TEST(ProviderTable, SetEnabledTakesOutAndBringsBackAndRefusesUnknownNames) {

@@ -1,4 +1,5 @@
-// cuda.matmul_bt.cublaslt.tuned (priority 3, M > 4 rows, with or without a bias, every operand 16-byte aligned): matmul_bt through LtGemm
+// cuda.matmul_bt.cublaslt.tuned (opt-in: MUSIC3_ENABLE_PROVIDERS; then priority 3, M > 4 rows, with or without a
+// bias, every operand 16-byte aligned): matmul_bt through LtGemm
 // (cublaslt_gemm.h) on the algorithm that timing chose for the call's key (device, M, N, K, bias or not, the
 // alignments of a, b and out). The first call of a key takes the heuristic's first kCandidates algorithms and times
 // each on a private non-blocking stream with its own cuBLASLt handle and workspace (the call's a, b and bias, a

@@ -13,9 +13,10 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.matmul_bt.cublaslt", OpId::MatmulBT, DeviceType::CUDA, 2, matmul_bt_cublaslt_cuda,
          matmul_bt_cublaslt_supports});
   // Every GEMM of 5 rows or more, bias or not: cuBLASLt on the fastest of the heuristic's candidates, timed once per
-  // shape (matmul_bt_tuned.cpp); MUSIC3_DISABLE_PROVIDERS=cuda.matmul_bt.cublaslt.tuned gives the two above back.
+  // shape (matmul_bt_tuned.cpp). Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.matmul_bt.cublaslt.tuned): the timed choice
+  // may differ between processes, and with it the bits, so by default one seed gives one file on every run.
   r.add({"cuda.matmul_bt.cublaslt.tuned", OpId::MatmulBT, DeviceType::CUDA, 3, matmul_bt_tuned_cuda,
-         matmul_bt_tuned_supports});
+         matmul_bt_tuned_supports, /*opt_in=*/true});
   r.add({"cuda.attention_decode", OpId::AttentionDecode, DeviceType::CUDA, 0, attention_decode_cuda});
   r.add({"cuda.silu_and_mul", OpId::SiluAndMul, DeviceType::CUDA, 0, silu_and_mul_cuda});
   r.add({"cuda.add", OpId::Add, DeviceType::CUDA, 0, add_cuda});

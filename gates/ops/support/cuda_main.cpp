@@ -1,6 +1,7 @@
 // main() of the op_<op>_cuda executables: exit 77 (ctest: skipped) when this build
 // or machine has no CUDA device. `--disable-providers A,B` (before the GoogleTest flags) sets
-// MUSIC3_DISABLE_PROVIDERS for the run, so one executable gates each CUDA provider of an op.
+// MUSIC3_DISABLE_PROVIDERS for the run, so one executable gates each CUDA provider of an op; `--enable-providers A,B`
+// sets MUSIC3_ENABLE_PROVIDERS (opt-in providers, registry.h).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -15,6 +16,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--disable-providers") == 0 && i + 1 < argc)
       setenv("MUSIC3_DISABLE_PROVIDERS", argv[++i], 1);  // before the registry's first use
+    else if (std::strcmp(argv[i], "--enable-providers") == 0 && i + 1 < argc)
+      setenv("MUSIC3_ENABLE_PROVIDERS", argv[++i], 1);  // opt-in providers
     else
       rest.push_back(argv[i]);
   }
