@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "engine/core/bf16.h"
+#include "engine/io/mapping_tail_poison.h"
 #include "engine/io/replace_file.h"
 #include "engine/io/sha256.h"
 
@@ -241,6 +242,7 @@ SafetensorsFile::SafetensorsFile(std::string path) : path_(std::move(path)) {
   void* m = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd.fd, 0);
   if (m == MAP_FAILED) fail(path_, std::string("cannot mmap: ") + std::strerror(errno));
   map_ = static_cast<const unsigned char*>(m);
+  poison_mapping_tail(map_, size_);
   try {
     validate_and_index();
   } catch (...) {
@@ -266,7 +268,9 @@ SafetensorsFile& SafetensorsFile::operator=(SafetensorsFile&& o) noexcept {
 }
 
 void SafetensorsFile::release() {
-  if (map_) ::munmap(const_cast<unsigned char*>(map_), size_);
+  if (!map_) return;
+  unpoison_mapping_tail(map_, size_);
+  ::munmap(const_cast<unsigned char*>(map_), size_);
   map_ = nullptr;
 }
 

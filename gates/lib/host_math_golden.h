@@ -13,7 +13,7 @@
 
 namespace music3::gates {
 
-io::SafetensorsFile host_math_golden(const std::string& component);  // "lm" or "dit"
+io::SafetensorsFile host_math_golden(const std::string& component);  // "lm", "dit", "vocoder" or "depth"
 std::vector<bf16> golden_bf16(const io::SafetensorsFile& f, const std::string& name);
 std::vector<float> golden_f32(const io::SafetensorsFile& f, const std::string& name);
 void expect_matches(const std::string& what, const std::vector<bf16>& candidate, const std::vector<bf16>& reference,

@@ -8,9 +8,11 @@ namespace music3::battery {
 namespace {
 
 constexpr size_t kHeadLines = 120, kTailLines = 200, kLinesAfterFailure = 8;
+constexpr const char* kCutMarker = " lines cut by the battery's log cap (";
 
+// A marker of an earlier cap is kept like evidence, so capping a capped log changes nothing.
 bool is_evidence(const std::string& line) {
-  for (const char* mark : {"Failure", "FAILED", "error", "Error", "### ", "$ (cd ", "Expected", "Which is",
+  for (const char* mark : {kCutMarker, "Failure", "FAILED", "error", "Error", "### ", "$ (cd ", "Expected", "Which is",
                            "Value of", "Actual", "[  PASSED", "Segmentation", "Aborted", "terminate", "Sanitizer"})
     if (line.find(mark) != std::string::npos) return true;
   return false;
@@ -44,7 +46,7 @@ void cap_log(const std::string& path, size_t max_bytes) {
         ++cut;
         continue;
       }
-      if (cut) out << "[... " << cut << " lines cut by the battery's log cap (" << max_bytes / 1024 << " KiB) ...]\n";
+      if (cut) out << "[... " << cut << kCutMarker << max_bytes / 1024 << " KiB) ...]\n";
       cut = 0;
       if (i < lines.size()) out << lines[i] << '\n';
     }
