@@ -12,6 +12,7 @@
 //   - max_frames is upstream's min(int(S * 25), 9000) for durations that round differently;
 //   - --ignore-eos on tiny_eos (a pipeline that samples <|audio_end|> early): the seed whose song ends early without
 //     the flag runs exactly int(10 * 25) = 250 frames with it, in two windows, and the summary says so;
+//   - the `heads` geometry (the release's head dimensions) runs free through the binary;
 //   - the default (overlapped) schedule and --no-overlap write one file byte for byte (a two-window song, 225
 //     frames: window 0 runs beside the AR loop), and the summary says which ran, how many windows were handed over
 //     during the AR loop (1 and 0) and the time to the first finished window (within the run's total).
@@ -289,6 +290,22 @@ TEST(PipelineGenerateCli, IgnoreEosRunsTheRequestedFrames) {
   record(kGate, "ignore_eos_seed3", "frames_without_flag", rp.summary.at("frames").get<double>(), 250,
          BoundKind::ReportOnly);
   record(kGate, "ignore_eos_seed3", "frames_short_of_request", 250 - ri.summary.at("frames").get<double>(), 0);
+}
+
+TEST(PipelineGenerateCli, HeadsGeometryRuns) {
+  // The release's head dimensions at small widths (pipeline_geometries.py `heads`: LM heads of 128 with GQA 4:1 and a
+  // query width 512 over hidden 256, depth heads of 256, DiT heads of 64 with rotary 32) free running through the
+  // binary: exit 0, a one-window song of the requested 25 frames (or fewer on <|audio_end|>), host arms.
+  const std::string out = (scratch() / "heads.wav").string();
+  const CliRun r = run_cli({"--checkpoint", pipeline_folder("heads"), "--prompt", kPrompt, "--lyrics", kLyrics,
+                            "--duration", "1", "--steps", "2", "--seed", "5", "--out", out, "--json", "--quiet"});
+  ASSERT_EQ(r.status, 0);
+  EXPECT_EQ(r.summary.at("max_frames"), 25);
+  const int64_t frames = r.summary.at("frames").get<int64_t>();
+  EXPECT_TRUE(frames == 25 || (r.summary.at("eos") == true && frames >= 1 && frames < 25)) << frames;
+  EXPECT_EQ(r.summary.at("windows").size(), 1u);
+  EXPECT_EQ(r.summary.at("arms").at("lm").at("arm"), "host");
+  EXPECT_EQ(r.summary.at("sha256"), io::sha256_file(out));
 }
 
 TEST(PipelineGenerateCli, DurationToFrames) {
