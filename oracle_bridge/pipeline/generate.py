@@ -66,9 +66,12 @@ def generate(outdir, checkpoints_only, tiktoken):
         workers = min(len(jobs), len(os.sched_getaffinity(0)), MAX_WORKERS)
         context = multiprocessing.get_context("spawn")  # each worker imports pipeline_trace: pinned as this process
         with context.Pool(workers, initializer=_quiet) as pool:
-            for path, metadata in pool.starmap(pipeline_trace.write_trace, jobs, chunksize=1):
-                written.append(path)
-                traces[metadata["case"]] = metadata
+            results = pool.starmap(pipeline_trace.write_trace, jobs, chunksize=1)
+            pool.close()
+            pool.join()
+        for path, metadata in results:
+            written.append(path)
+            traces[metadata["case"]] = metadata
     return outdir, written, perturbed, traces
 
 
