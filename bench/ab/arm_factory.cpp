@@ -144,7 +144,8 @@ std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx) {
     const std::string command = tools::shell_quote(ctx.python) + " " + tools::shell_quote(script) +
                                 " --serve --checkpoint " + tools::shell_quote(checkpoint) + " --device " +
                                 tools::shell_quote(device) + " --duration " + tools::shell_quote(duration) +
-                                " --steps " + std::to_string(steps) + " --seed " + std::to_string(ctx.seed);
+                                " --steps " + std::to_string(steps) + " --seed " + std::to_string(ctx.seed) +
+                                " --warmup-duration 2";  // the runner's discarded repetition is the full warm-up
     return std::make_unique<PeerArm>(spec, command, script, ctx.peer_timeout_s);
   }
   if (kind == "music3") {
