@@ -42,6 +42,8 @@ const char* const kUsage =
     "      | vocoder:ARM:DEVICE[:GEOMETRY[:LATENTS]] | vocoder-peer:upstream|folded:DEVICE[:GEOMETRY[:LATENTS]]\n"
     "      | lm:ARM:DEVICE[:full|small[:KV]] | lm-peer:upstream|static_graph:DEVICE[:full|tiny[:KV]]\n"
     "      | dit:ARM:DEVICE[:full|mid|tiny[:LENGTH]] | dit-peer:eager_b1x2|eager_b2|compile_b2:DEVICE[:full|tiny[:LENGTH]]\n"
+    "      | generate:ARM:DEVICE:CHECKPOINT[:DURATION[:STEPS]] | generate-peer:DEVICE:CHECKPOINT[:DURATION[:STEPS]]\n"
+    "      (a whole song per frame, <|audio_end|> masked: run with --frames 1 --warmup 0)\n"
     "      ARM host|device|auto, DEVICE cpu|cuda, GEOMETRY full|mid|tiny (default full), VARIANT upstream|kv|graph\n"
     "options: --reps N (>= 9, default 15) --frames N (20) --warmup N (3) --seed S (0) --threads N (0: all cores)\n"
     "         --gates-json FILE[,FILE...] and/or --gates-cmd CMD (two-build mode: {src} and {build} are replaced)\n"

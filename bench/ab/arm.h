@@ -14,6 +14,14 @@
 //                                      (lm_in_process_arm.h; GEOMETRY full|small, KV default 300)
 //   lm-peer:VARIANT:DEVICE[:GEOMETRY[:KV]]  bench/lm/torch_lm_peer.py --serve, VARIANT upstream|static_graph
 //                                      (a PyTorch reference, not gated)
+//   generate:ARM:DEVICE:CHECKPOINT[:DURATION[:STEPS]]  this binary's whole `music3 generate` (EOS masked), one
+//                                      song per frame, on a pipeline folder (generate_in_process_arm.h)
+//   generate-peer:DEVICE:CHECKPOINT[:DURATION[:STEPS]]  bench/pipeline/diffusers_pipeline_peer.py --serve: the
+//                                      diffusers MiniMaxMusic3ModularPipeline (EOS masked), one song per frame
+//   generate:ARM:DEVICE:CHECKPOINT[:DURATION[:STEPS]]  this binary's whole `music3 generate` (EOS masked), one
+//                                      song per frame, on a pipeline folder (generate_in_process_arm.h)
+//   generate-peer:DEVICE:CHECKPOINT[:DURATION[:STEPS]]  bench/pipeline/diffusers_pipeline_peer.py --serve: the
+//                                      diffusers MiniMaxMusic3ModularPipeline (EOS masked), one song per frame
 // Contract: make_arm() throws std::invalid_argument naming the spec and what is wrong;
 // gated_binary() is the path of the binary whose gates decide whether a verdict may be
 // given (empty for a reference peer, which has no gates of ours).

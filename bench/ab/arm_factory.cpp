@@ -8,6 +8,7 @@
 
 #include "bench/ab/arm.h"
 #include "bench/ab/dit_in_process_arm.h"
+#include "bench/ab/generate_in_process_arm.h"
 #include "bench/ab/in_process_arm.h"
 #include "bench/ab/lm_in_process_arm.h"
 #include "bench/ab/music3_cli_arm.h"
@@ -30,8 +31,9 @@ std::vector<std::string> split(const std::string& s, char sep) {
                               " (expected depth:ARM:DEVICE[:GEOMETRY], peer:VARIANT:DEVICE[:GEOMETRY], cmd:COMMAND, "
                               "music3:PATH:ARM:DEVICE[:GEOMETRY], vocoder:ARM:DEVICE[:GEOMETRY[:LATENTS]], "
                               "vocoder-peer:VARIANT:DEVICE[:GEOMETRY[:LATENTS]], lm:ARM:DEVICE[:GEOMETRY[:KV]], "
-                              "lm-peer:VARIANT:DEVICE[:GEOMETRY[:KV]], dit:ARM:DEVICE[:GEOMETRY[:LENGTH]] or "
-                              "dit-peer:VARIANT:DEVICE[:GEOMETRY[:LENGTH]])");
+                              "lm-peer:VARIANT:DEVICE[:GEOMETRY[:KV]], dit:ARM:DEVICE[:GEOMETRY[:LENGTH]], "
+                              "dit-peer:VARIANT:DEVICE[:GEOMETRY[:LENGTH]], generate:ARM:DEVICE:CHECKPOINT[:DURATION"
+                              "[:STEPS]] or generate-peer:DEVICE:CHECKPOINT[:DURATION[:STEPS]])");
 }
 
 // A numeric field of a spec (KV, LATENTS, LENGTH): the whole text must be an integer within int's range.
@@ -45,6 +47,19 @@ int64_t integer_field(const std::string& spec, const std::string& name, const st
   }
   if (used == 0 || used != text.size() || v < INT_MIN || v > INT_MAX)
     bad(spec, name + " '" + text + "' is not an integer");
+  return v;
+}
+
+// DURATION of a generate spec: the whole text must be a number (seconds).
+double seconds_field(const std::string& spec, const std::string& text) {
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) bad(spec, "DURATION '" + text + "' is not a number of seconds");
   return v;
 }
 
@@ -112,6 +127,25 @@ std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx) {
                                 tools::shell_quote(f[0]) + " --device " + tools::shell_quote(f[1]) + " --geometry " +
                                 tools::shell_quote(geometry) + " --latents " + std::to_string(latents) + " --seed " +
                                 std::to_string(ctx.seed);
+    return std::make_unique<PeerArm>(spec, command, script, ctx.peer_timeout_s);
+  }
+  if (kind == "generate" || kind == "generate-peer") {
+    const size_t device_at = kind == "generate" ? 1 : 0;  // generate has ARM first
+    if (f.size() < device_at + 2 || f.size() > device_at + 4)
+      bad(spec, kind + (kind == "generate" ? " takes ARM:" : " takes ") + "DEVICE:CHECKPOINT[:DURATION[:STEPS]]");
+    const std::string& device = f[device_at];
+    const std::string& checkpoint = f[device_at + 1];
+    const std::string duration = f.size() > device_at + 2 ? f[device_at + 2] : "10";
+    const int steps = f.size() > device_at + 3 ? int(integer_field(spec, "STEPS", f[device_at + 3])) : 30;
+    if (kind == "generate")
+      return std::make_unique<InProcessGenerateArm>(spec, f[0], device, checkpoint, seconds_field(spec, duration),
+                                                    steps, ctx);
+    const std::string script = ctx.source_dir + "/bench/pipeline/diffusers_pipeline_peer.py";
+    const std::string command = tools::shell_quote(ctx.python) + " " + tools::shell_quote(script) +
+                                " --serve --checkpoint " + tools::shell_quote(checkpoint) + " --device " +
+                                tools::shell_quote(device) + " --duration " + tools::shell_quote(duration) +
+                                " --steps " + std::to_string(steps) + " --seed " + std::to_string(ctx.seed) +
+                                " --warmup-duration 2";  // the runner's discarded repetition is the full warm-up
     return std::make_unique<PeerArm>(spec, command, script, ctx.peer_timeout_s);
   }
   if (kind == "music3") {

@@ -22,7 +22,7 @@ const char* const kGenerateUsage =
     "usage: music3 generate --checkpoint DIR --prompt TEXT (--lyrics TEXT | --lyrics-file FILE) [--duration S]\n"
     "                       [--steps N] [--seed S] [--out FILE] [--format wav16|wav24|wav-float|flac] [--force]\n"
     "                       [--device cpu|cuda] [--arm auto|host|device|STAGE=ARM,...] [--teacher TRACE]\n"
-    "                       [--threads N] [--no-overlap] [--json] [--quiet]\n"
+    "                       [--threads N] [--no-overlap] [--ignore-eos] [--json] [--quiet]\n"
     "  DIR: a pipeline in the diffusers hub layout (modular_model_index.json, tokenizer/, language_model/,\n"
     "  rvq_depth_decoder/, condition_encoder/, transformer/, scheduler/, vocoder/), checked whole before any work.\n"
     "  --duration S: seconds of audio asked for, min(int(S * 25), 9000) AR frames (default 60); the song ends\n"
@@ -33,7 +33,10 @@ const char* const kGenerateUsage =
     "  (oracle_bridge/pipeline): its draws, tokens, codes and window noise are replayed; prompt, lyrics,\n"
     "  duration and steps default to the trace's. --no-overlap: run every window's acoustic stage and vocoder\n"
     "  after the AR loop instead of beside it (the default runs a window as soon as its 200 frames are out; both\n"
-    "  give the same file). --quiet: no progress line.\n";
+    "  give the same file). --ignore-eos: for benchmarking, <|audio_end|> is never sampled (its logit is masked),\n"
+    "  so the run makes exactly min(int(S * 25), 9000) frames, as the diffusers pipeline does with that logit\n"
+    "  masked (bench/pipeline/diffusers_pipeline_peer.py); not the model's song; refused with --teacher.\n"
+    "  --quiet: no progress line.\n";
 
 namespace {
 
@@ -65,6 +68,8 @@ Flags read_flags(const Args& a, const pipeline::PipelineTrace* teacher) {
   if (!teacher && !a.has("--lyrics") && !a.has("--lyrics-file"))
     throw UsageError("--lyrics TEXT or --lyrics-file FILE is required");
   if (teacher && a.has("--seed")) throw UsageError("--seed keys drawn randomness; it has no use with --teacher");
+  if (teacher && a.has("--ignore-eos"))
+    throw UsageError("--ignore-eos masks the sampled <|audio_end|>; with --teacher the trace's tokens are fed back");
   f.prompt = a.get_or("--prompt", teacher ? teacher->prompt : "");
   f.lyrics = a.has("--lyrics-file") ? read_text_file("--lyrics-file", *a.get("--lyrics-file"))
                                     : a.get_or("--lyrics", teacher ? teacher->lyrics : "");
@@ -89,7 +94,7 @@ nlohmann::json peak_device_memory(const Queue& q) {
 }
 
 nlohmann::json summary(const Flags& f, const pipeline::PipelineModels& m, const pipeline::GenerateResult& g,
-                       const nlohmann::json& seconds, const std::string& teacher) {
+                       const nlohmann::json& seconds, const std::string& teacher, bool ignore_eos) {
   nlohmann::json windows = nlohmann::json::array();
   for (const auto& w : g.acoustic.windows)
     windows.push_back({{"start", w.start}, {"frames", w.frames}, {"length", w.length}, {"overlap", w.overlap}});
@@ -100,6 +105,7 @@ nlohmann::json summary(const Flags& f, const pipeline::PipelineModels& m, const 
                         {"frames", g.ar.frames},
                         {"iterations", g.ar.iterations},
                         {"eos", g.ar.eos},
+                        {"ignore_eos", ignore_eos},
                         {"frames_per_second", g.seconds.ar > 0 ? double(g.ar.frames) / g.seconds.ar : 0.0},
                         {"windows", windows},
                         {"overlap", g.overlapped},
@@ -127,7 +133,7 @@ int generate(const std::vector<std::string>& argv) {
   Args a(argv,
          {"--checkpoint", "--prompt", "--lyrics", "--lyrics-file", "--duration", "--steps", "--seed", "--out",
           "--format", "--device", "--arm", "--teacher", "--threads"},
-         {"--force", "--json", "--quiet", "--no-overlap"});
+         {"--force", "--json", "--quiet", "--no-overlap", "--ignore-eos"});
   std::unique_ptr<pipeline::PipelineTrace> teacher;
   if (auto path = a.get("--teacher")) teacher = std::make_unique<pipeline::PipelineTrace>(pipeline::read_pipeline_trace(*path));
   const Flags f = read_flags(a, teacher.get());
@@ -153,6 +159,7 @@ int generate(const std::vector<std::string>& argv) {
   }
   pipeline::GenerateRequest request{f.prompt, f.lyrics, f.duration, f.steps, f.seed, teacher.get()};
   request.overlap = !a.has("--no-overlap");
+  request.ignore_eos = a.has("--ignore-eos");
   pipeline::GenerateResult g;
   try {
     g = pipeline::run_generate(models, request, progress);
@@ -175,7 +182,7 @@ int generate(const std::vector<std::string>& argv) {
                                   {"after_ar", g.seconds.after_ar},
                                   {"write", write_seconds},
                                   {"total", since(t_start)}};
-  nlohmann::json out = summary(f, models, g, seconds, a.get_or("--teacher", ""));
+  nlohmann::json out = summary(f, models, g, seconds, a.get_or("--teacher", ""), request.ignore_eos);
   out["sha256"] = io::sha256_file(f.out);
   if (a.has("--json")) {
     std::cout << out.dump(1) << "\n";

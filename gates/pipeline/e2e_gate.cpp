@@ -10,11 +10,15 @@
 //   3. acoustic: the condition encoder and DiT arms the selection gives a CPU queue, in the window loop
 //      (run_acoustic) on upstream's frame_hiddens with the trace's window noise injected, give every window's
 //      latents within the band;
+//   (an early-EOS song of the manifest must have ended on <|audio_end|> before its requested frames; the AR check
+//   then asks the engine to stop at the same frame;)
 //   4. vocoder: upstream's window latents through the vocoder arm and upstream's stitching (hop = the condition
 //      encoder's output_hop_length) give the pipeline's audio within the band, sample count exact.
 // The whole run (each stage fed the engine's own output) is gate pipeline.whole (whole_gate.cpp). Bands and the
 // measurements behind them: gates/pipeline/pipeline_bounds.h.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "engine/core/queue.h"
 #include "engine/models/music3/acoustic/acoustic_selector.h"
@@ -94,12 +98,20 @@ void vocoder_stage(const SongCheck& c, const pipeline::PipelineCheckpoint& p, co
 }
 
 TEST(PipelineEndToEnd, StagesAgainstUpstreamPipeline) {
+  const std::vector<std::string> early_eos = early_eos_cases();
+  ASSERT_FALSE(early_eos.empty()) << "the manifest names no early-EOS song";
   for (const PipelineCase& pc : pipeline_cases()) {
     SCOPED_TRACE(pc.name);
     const std::string folder = pipeline_folder(pc.geometry);
     const pipeline::PipelineCheckpoint p = pipeline::read_pipeline_checkpoint(folder);
     const pipeline::PipelineTrace t = pipeline::read_pipeline_trace(pipeline_trace_path(pc));
     const SongCheck c{"pipeline.e2e", pc.name, t};
+    if (std::find(early_eos.begin(), early_eos.end(), pc.name) != early_eos.end()) {
+      EXPECT_TRUE(t.eos) << "an early-EOS song that did not end on <|audio_end|>";
+      EXPECT_LT(t.frames, t.max_frames) << "an early-EOS song that ran its requested frames";
+      record(c.gate, c.case_name, "early_eos.frames_short_of_request", double(t.max_frames - t.frames), 1,
+             BoundKind::Lower);
+    }
     text_stage(c, folder);
     ar_stage(c, folder);
     acoustic_stage(c, folder);

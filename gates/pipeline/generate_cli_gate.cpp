@@ -10,6 +10,9 @@
 //     with noise keyed by acoustic_noise_key(seed), each window through the vocoder in order, stitched at the
 //     condition encoder's hop (catches a seed not threaded, windows or streams reordered);
 //   - max_frames is upstream's min(int(S * 25), 9000) for durations that round differently;
+//   - --ignore-eos on tiny_eos (a pipeline that samples <|audio_end|> early): the seed whose song ends early without
+//     the flag runs exactly int(10 * 25) = 250 frames with it, in two windows, and the summary says so;
+//   - the `heads` geometry (the release's head dimensions) runs free through the binary;
 //   - the default (overlapped) schedule and --no-overlap write one file byte for byte (a two-window song, 225
 //     frames: window 0 runs beside the AR loop), and the summary says which ran, how many windows were handed over
 //     during the AR loop (1 and 0) and the time to the first finished window (within the run's total).
@@ -261,6 +264,48 @@ TEST(PipelineGenerateCli, OverlapAndNoOverlapWriteOneFile) {
   record(kGate, "overlap_vs_sequential", "files_differ", same ? 0.0 : 1.0, 0);
   EXPECT_TRUE(same) << "the overlapped and the sequential schedule wrote different files";
   EXPECT_EQ(ro.summary.at("sha256"), rs.summary.at("sha256"));
+}
+
+TEST(PipelineGenerateCli, IgnoreEosRunsTheRequestedFrames) {
+  // tiny_eos (pipeline_geometries.py: the <|audio_end|> row of lm_head scaled up) samples <|audio_end|> early: this
+  // seed's song ends before its 250 frames; with --ignore-eos the same seed runs exactly int(10 * 25) frames.
+  const std::string folder = pipeline_folder("tiny_eos");
+  std::vector<std::string> args = {"--checkpoint", folder, "--prompt", kPrompt, "--lyrics", kLyrics, "--duration",
+                                   "10", "--steps", "1", "--seed", "3", "--json", "--quiet"};
+  std::vector<std::string> plain = args, ignoring = args;
+  plain.insert(plain.end(), {"--out", (scratch() / "eos.wav").string()});
+  ignoring.insert(ignoring.end(), {"--out", (scratch() / "ignore_eos.wav").string(), "--ignore-eos"});
+  const CliRun rp = run_cli(plain), ri = run_cli(ignoring);
+  ASSERT_EQ(rp.status, 0);
+  ASSERT_EQ(ri.status, 0);
+  EXPECT_EQ(rp.summary.at("eos"), true) << "the seed's song must end on <|audio_end|> without the flag";
+  EXPECT_LT(rp.summary.at("frames").get<int64_t>(), 250);
+  EXPECT_EQ(rp.summary.at("ignore_eos"), false);
+  EXPECT_EQ(ri.summary.at("ignore_eos"), true);
+  EXPECT_EQ(ri.summary.at("eos"), false);
+  EXPECT_EQ(ri.summary.at("max_frames"), 250);
+  EXPECT_EQ(ri.summary.at("frames"), 250);
+  EXPECT_EQ(ri.summary.at("iterations"), 251);
+  EXPECT_EQ(ri.summary.at("windows").size(), 2u);
+  record(kGate, "ignore_eos_seed3", "frames_without_flag", rp.summary.at("frames").get<double>(), 250,
+         BoundKind::ReportOnly);
+  record(kGate, "ignore_eos_seed3", "frames_short_of_request", 250 - ri.summary.at("frames").get<double>(), 0);
+}
+
+TEST(PipelineGenerateCli, HeadsGeometryRuns) {
+  // The release's head dimensions at small widths (pipeline_geometries.py `heads`: LM heads of 128 with GQA 4:1 and a
+  // query width 512 over hidden 256, depth heads of 256, DiT heads of 64 with rotary 32) free running through the
+  // binary: exit 0, a one-window song of the requested 25 frames (or fewer on <|audio_end|>), host arms.
+  const std::string out = (scratch() / "heads.wav").string();
+  const CliRun r = run_cli({"--checkpoint", pipeline_folder("heads"), "--prompt", kPrompt, "--lyrics", kLyrics,
+                            "--duration", "1", "--steps", "2", "--seed", "5", "--out", out, "--json", "--quiet"});
+  ASSERT_EQ(r.status, 0);
+  EXPECT_EQ(r.summary.at("max_frames"), 25);
+  const int64_t frames = r.summary.at("frames").get<int64_t>();
+  EXPECT_TRUE(frames == 25 || (r.summary.at("eos") == true && frames >= 1 && frames < 25)) << frames;
+  EXPECT_EQ(r.summary.at("windows").size(), 1u);
+  EXPECT_EQ(r.summary.at("arms").at("lm").at("arm"), "host");
+  EXPECT_EQ(r.summary.at("sha256"), io::sha256_file(out));
 }
 
 TEST(PipelineGenerateCli, DurationToFrames) {

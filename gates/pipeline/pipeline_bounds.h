@@ -1,7 +1,9 @@
 // The pipeline gates' bands (pipeline.e2e: each stage fed upstream's input; pipeline.whole: run_generate, each
 // stage fed the engine's own output), each between the correct engine's worst over the songs of the pipeline
 // oracle (tiny_w1_seed0-5, tiny_w2_seed0-1, odd_w2_seed0: the nine the latent and hidden bands were measured on;
-// tiny_qwen_w1_seed0-5, the real vocabulary, added since and inside every band; host arms, CPU) and the tightest
+// tiny_qwen_w1_seed0-5, the real vocabulary, added since and inside every band; on branch generate3 the two 8.4 s
+// tiny songs became tiny_10s_seed0 and tiny_16s_seed1 (same sampling seeds, longer) and tiny_eos_seed2 was added,
+// each inside every band but the latents' zero bucket (below); host arms, CPU) and the tightest
 // catalogued mutation it must catch (mutations/catalogue/pipeline.json; numbers beside each bound).
 #pragma once
 #include "gates/lib/gate_record.h"
@@ -23,8 +25,12 @@ inline constexpr UlpBounds kFrameHiddens = lm_bounds::kHidden;
 // mutations stay inside the arms' spread, as in loop_bounds.h: loop-guidance-shift-unrounded measured here gives
 // median 0, mean <= 1.88, p99.9 <= 320, max_conditioned <= 8, exact fraction >= 0.57 (the teacher-forced loop gate
 // catches it bit-exactly). The structural joins (teacher noise ignored, steps not threaded) move the median.
+// Zero bucket: correct worst 0.594 (tiny_16s_seed1, the one latent upstream gives exactly 0: the engine's is 0.0046,
+// in both gates; 0 on every other song); the bound moved from 0.5 to 1.0 for it. No catalogued mutation is caught
+// by this statistic alone (the latents' mutations above move max_conditioned or the median); a battery run on
+// branch generate3 to confirm that none relied on it is owed.
 inline constexpr UlpBounds kLatents{/*median*/ 0.5, /*mean*/ 4.0, /*p999*/ 600.0, /*max_conditioned*/ 20.0,
-                                      /*zero_max*/ 0.5};  // zero bucket: correct worst 0
+                                      /*zero_max*/ 1.0};
 inline constexpr double kLatentsMinExactFraction = 0.45;
 
 // The audio bands are in f32 ULPs (the stitched audio is f32; gates/lib/ulp_stats.h), measured on branch

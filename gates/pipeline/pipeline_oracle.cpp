@@ -19,6 +19,10 @@ std::vector<PipelineCase> pipeline_cases() {
   return cases;
 }
 
+std::vector<std::string> early_eos_cases() {
+  return oracle_manifest("pipeline").at("early_eos").get<std::vector<std::string>>();
+}
+
 std::string pipeline_folder(const std::string& geometry) { return pipeline_oracle_dir() + "/pipelines/" + geometry; }
 
 std::string embedded_pipeline_folder() {

@@ -16,6 +16,7 @@ struct PipelineCase {
 
 std::string pipeline_oracle_dir();
 std::vector<PipelineCase> pipeline_cases();
+std::vector<std::string> early_eos_cases();  // the manifest's songs that must end on <|audio_end|> early
 std::string pipeline_folder(const std::string& geometry);
 std::string embedded_pipeline_folder();  // the geometry scripts/run ships
 std::string pipeline_trace_path(const PipelineCase& c);

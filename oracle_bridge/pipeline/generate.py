@@ -6,7 +6,8 @@ manifest.
 Contract: OUT_DIR/pipelines/<geometry>/ (pipeline_checkpoint.py: the hub layout, written by upstream's
 save_pretrained) for every geometry of pipeline_geometries.py, and OUT_DIR/traces/<case>.safetensors
 (pipeline_trace.py: the real MiniMaxMusic3ModularPipeline loaded from that folder) for every case; both folders are
-removed first, so nothing stale survives. --checkpoints-only writes the pipelines alone (the embedded default for
+removed first, so nothing stale survives. The traces are written by up to MAX_WORKERS spawned processes (one per
+usable core; each is pinned as this one, one torch thread), each song's bytes independent of the others'. --checkpoints-only writes the pipelines alone (the embedded default for
 scripts/run). Every written file's sha256, and per safetensors tensor its dtype, shape and sha256, must equal
 oracle_bridge/goldens/pipeline/manifest.json (exit 1 naming every file that differs or is missing): under
 reproducible_cpu's pins the bytes do not depend on the machine, so a regeneration is byte-identical or fails here.
@@ -16,6 +17,7 @@ cases, the perturbed parameters per component, per-trace metadata and the produc
 vocabulary of the tiny_qwen geometry; a missing file exits 2 naming it.
 Exit status: 0 ok, 1 mismatch or self-check failure, 2 pin violation or no tiktoken file, 64 usage.
 """
+import multiprocessing
 import os
 import pathlib
 import shutil
@@ -46,6 +48,7 @@ import pipeline_geometries  # noqa: E402
 import pipeline_trace  # noqa: E402
 
 MANIFEST = HERE.parent / "goldens" / "pipeline" / "manifest.json"
+MAX_WORKERS = 4
 
 
 def generate(outdir, checkpoints_only, tiktoken):
@@ -58,11 +61,24 @@ def generate(outdir, checkpoints_only, tiktoken):
                                                                         tiktoken)
         written += sorted(p for p in root.rglob("*") if p.is_file())
     if not checkpoints_only:
-        for name, geometry, *_ in pipeline_geometries.CASES:
-            path, traces[name] = pipeline_trace.write_trace(name, outdir / "pipelines" / geometry,
-                                                            outdir / "traces" / f"{name}.safetensors")
+        jobs = [(name, outdir / "pipelines" / geometry, outdir / "traces" / f"{name}.safetensors")
+                for name, geometry, *_ in pipeline_geometries.CASES]
+        workers = min(len(jobs), len(os.sched_getaffinity(0)), MAX_WORKERS)
+        context = multiprocessing.get_context("spawn")  # each worker imports pipeline_trace: pinned as this process
+        with context.Pool(workers, initializer=_quiet) as pool:
+            results = pool.starmap(pipeline_trace.write_trace, jobs, chunksize=1)
+            pool.close()
+            pool.join()
+        for path, metadata in results:
             written.append(path)
+            traces[metadata["case"]] = metadata
     return outdir, written, perturbed, traces
+
+
+def _quiet():
+    diffusers_logging.set_verbosity_error()
+    transformers_logging.set_verbosity_error()
+    warnings.filterwarnings("ignore", category=FutureWarning)
 
 
 def build_manifest(outdir, written, perturbed, traces):
@@ -73,6 +89,7 @@ def build_manifest(outdir, written, perturbed, traces):
         "geometries": pipeline_geometries.GEOMETRIES,
         "embedded": pipeline_geometries.EMBEDDED,
         "cases": [list(case) for case in pipeline_geometries.CASES],
+        "early_eos": pipeline_geometries.EARLY_EOS,
         "perturbed": perturbed,
         "traces": traces,
         "files": manifest_check.describe_files(outdir, written),
@@ -97,9 +114,7 @@ def main(argv):
     if "--write-manifest" in flags and "--checkpoints-only" in flags:
         print("generate.py: --write-manifest needs the traces too", file=sys.stderr)
         return 64
-    diffusers_logging.set_verbosity_error()
-    transformers_logging.set_verbosity_error()
-    warnings.filterwarnings("ignore", category=FutureWarning)
+    _quiet()
     started = time.monotonic()
     try:
         outdir, written, perturbed, traces = generate(args[0], "--checkpoints-only" in flags, tiktoken)

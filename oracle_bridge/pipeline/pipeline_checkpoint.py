@@ -10,7 +10,9 @@ upstream's own initialisation; then
     weights and biases, Snake alphas, layer_scale, layer_weight_logits with spread 1.0 so the layer softmax is not
     uniform) and scales every weight_g by 1 + 0.1 N(0,1);
   - lm_head is redrawn N(0, (2/sqrt(hidden))^2) and the depth heads scaled by 3, so sampling is peaked enough that
-    the top-50 filters and the multinomial both matter (upstream's 0.02-std init samples nearly uniformly).
+    the top-50 filters and the multinomial both matter (upstream's 0.02-std init samples nearly uniformly); a
+    geometry of pipeline_geometries.EOS_ROW_GAIN then has its <|audio_end|> row (id 151670) multiplied by its gain,
+    so the song ends early.
 The LM and the depth decoder are stored bf16 (as the hub stores them), the rest f32 (as the hub does). The
 tokenizer is oracle_bridge/tokenizer's tiny trained BPE (every special token at its checkpoint id), or for a
 geometry pipeline_geometries.TOKENIZERS marks "qwen" the real Qwen base vocabulary built from `tiktoken`
@@ -54,6 +56,7 @@ LM_HEAD_STD_GAIN = 2.0
 DEPTH_HEAD_GAIN = 3.0
 SPREADS = {"layer_weight_logits": 1.0}
 PERTURB_SEED_OFFSET = 1_000
+AUDIO_END_ID = 151670
 
 
 def _build(name, spec, seed):
@@ -78,6 +81,8 @@ def build_components(geometry):
                 gen = torch.Generator(device="cpu").manual_seed(seed + 2 * PERTURB_SEED_OFFSET)
                 head = model.lm_head.weight
                 head.copy_(torch.randn(head.shape, generator=gen) * (LM_HEAD_STD_GAIN / head.shape[1] ** 0.5))
+                if geometry in pipeline_geometries.EOS_ROW_GAIN:
+                    head[AUDIO_END_ID].mul_(pipeline_geometries.EOS_ROW_GAIN[geometry])
             if name == "rvq_depth_decoder":
                 for head in model.audio_heads:
                     head.weight.mul_(DEPTH_HEAD_GAIN)

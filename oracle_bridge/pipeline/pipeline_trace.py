@@ -15,7 +15,7 @@ under reproducible_cpu's pins. Nothing of upstream's math is replaced; recording
       clone of the generator taken before the run replays one exponential_ per recorded multinomial, then one
       randn_tensor per window. Self-checks (exit 1): argmax(p / E) is every sampled id, each replayed noise equals
       the recorded one, the clone ends in the generator's state, and the audio is upstream's stitch of the recorded
-      waveforms.
+      waveforms; a song of pipeline_geometries.EARLY_EOS ended on <|audio_end|> before its requested frames.
 
 Trace tensors (P prompt length, I AR iterations, D iterations that ran the depth stage, F frames, H LM hidden, A audio
 vocabulary, K = 16,385 sampled LM columns: column 0 is id 151670, column 1 + j is id 151675 + j; per window k: L_k
@@ -171,6 +171,11 @@ def make_trace(case_name, folder):
     if len(windows.calls) != 2 * steps * n_windows or len(windows.steps) != steps * n_windows:
         raise TraceSelfCheckError("two transformer calls and one Euler step per step and window expected")
 
+    max_frames = min(int(duration * pipe.frame_rate), 9000)
+    if name in pipeline_geometries.EARLY_EOS and not (eos and frame_hiddens.shape[0] < max_frames):
+        raise TraceSelfCheckError(f"{name} is an early-EOS song but ran {frame_hiddens.shape[0]} of {max_frames} "
+                                  f"frames (eos {eos})")
+
     tensors = {
         "text_ids": text_ids.to(torch.int32),
         "tokens": torch.tensor([ar["picks"][i] for i in lm_rows], dtype=torch.int32),
@@ -213,7 +218,7 @@ def make_trace(case_name, folder):
         "case": name, "geometry": geometry, "seed": str(seed),
         "sampling_seed": str(pipeline_geometries.sampling_seed(geometry, seed)),
         "prompt": prompt, "lyrics": lyrics, "audio_duration": repr(duration), "steps": str(steps),
-        "max_frames": str(min(int(duration * pipe.frame_rate), 9000)), "iterations": str(iterations),
+        "max_frames": str(max_frames), "iterations": str(iterations),
         "frames": str(frame_hiddens.shape[0]), "eos": str(int(eos)), "windows": str(n_windows),
         "chunk_starts": json.dumps(chunk_starts), "latent_lengths": json.dumps(latent_lengths),
     }

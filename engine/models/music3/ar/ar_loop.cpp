@@ -8,6 +8,10 @@
 
 namespace music3::ar {
 
+namespace {
+constexpr bf16 kLowestBf16{0xFF7F};  // -3.39e38, the lowest finite bf16
+}  // namespace
+
 ArError::ArError(std::string kind, const std::string& message)
     : std::runtime_error(kind + ": " + message), kind_(std::move(kind)) {}
 
@@ -65,6 +69,7 @@ ArResult run_ar(const ArModels& m, const int32_t* text_ids, int prompt, const Ar
   for (int64_t it = 0; it <= o.max_frames; ++it) {
     lm::LmSample s;
     m.lm.head(last.data(), logits.data());
+    if (o.ignore_eos) logits[0] = logits[size_t(K)] = kLowestBf16;  // column 0 of both rows: <|audio_end|>
     if (o.draws.lm_replay) {
       if (it >= o.draws.lm_rows)
         throw ArError("draws_exhausted", "the recorded LM draws hold " + std::to_string(o.draws.lm_rows) +

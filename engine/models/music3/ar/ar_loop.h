@@ -79,6 +79,11 @@ struct ArOptions {
   int max_frames = 1;
   ArDraws draws;
   const ArTeacher* teacher = nullptr;
+  // Benchmarking only (music3 generate --ignore-eos): both rows' <|audio_end|> logit is set to the lowest finite
+  // bf16 before sampling, so the conditional row's top-50 pre-filter removes it and the loop runs max_frames frames,
+  // as upstream's pipeline does with that lm_head column masked to -inf (bench/pipeline/diffusers_pipeline_peer.py:
+  // its guided value is NaN, then -inf by the same pre-filter). Not upstream's song: never set by the gates' runs.
+  bool ignore_eos = false;
   std::function<void(int64_t frames, int64_t iterations)> progress;  // after every iteration
   // After every emitted frame: the frame hiddens so far, [frames, 8H], final (never rewritten); the pointer is
   // valid during the call only (the buffer grows).

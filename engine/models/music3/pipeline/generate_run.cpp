@@ -32,6 +32,7 @@ ar::ArResult run_ar_stage(PipelineModels& m, const GenerateRequest& r, const Gen
   ar::ArOptions opts;
   opts.max_frames = g.max_frames;
   opts.draws.seed = r.seed;
+  opts.ignore_eos = r.ignore_eos;
   std::vector<float> lm_draws;
   ar::ArTeacher teacher;
   if (const PipelineTrace* t = r.teacher) {

@@ -50,6 +50,7 @@ struct GenerateRequest {
   const PipelineTrace* teacher = nullptr;
   ar::ArTrace* ar_trace = nullptr;  // when given, the AR stage's intermediates (ar_loop.h) land here (the gates)
   bool overlap = true;              // the windows' schedule: overlapped with the AR loop, or after it
+  bool ignore_eos = false;          // benchmarking: ArOptions::ignore_eos (max_frames frames, never <|audio_end|>)
 };
 
 struct GenerateProgress {
