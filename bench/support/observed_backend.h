@@ -7,6 +7,7 @@
 // replay. The inner backend must outlive this one. CUDA statuses are checked (the call named).
 // Thread-safety: as the inner backend's, except launch_graph/last_graph_seconds: one thread.
 #pragma once
+#include "bench/support/cuda_event_pair.h"
 #include "engine/core/backend.h"
 
 namespace music3::bench {
@@ -14,7 +15,6 @@ namespace music3::bench {
 class ObservedBackend final : public Backend {
  public:
   ObservedBackend(Backend& inner, bool graphs);
-  ~ObservedBackend() override;
   ObservedBackend(const ObservedBackend&) = delete;
   ObservedBackend& operator=(const ObservedBackend&) = delete;
 
@@ -39,7 +39,7 @@ class ObservedBackend final : public Backend {
   Backend& inner_;
   bool graphs_;
   bool launched_ = false;
-  void* events_[2] = {nullptr, nullptr};
+  CudaEventPair events_;
 };
 
 }  // namespace music3::bench

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 
+#include "bench/support/cuda_event_pair.h"
 #include "engine/core/queue.h"
 
 namespace music3::bench {
@@ -12,7 +13,6 @@ namespace music3::bench {
 class QueueTimer {
  public:
   explicit QueueTimer(const Queue& q);
-  ~QueueTimer();
   QueueTimer(const QueueTimer&) = delete;
   QueueTimer& operator=(const QueueTimer&) = delete;
   void start();
@@ -20,7 +20,7 @@ class QueueTimer {
 
  private:
   Queue q_;
-  void* events_[2] = {nullptr, nullptr};
+  CudaEventPair events_;
   double host_start_ = 0;
 };
 

@@ -4,9 +4,6 @@
 // values need rounding), so a layout defect shared by both paths cannot cancel.
 // Measured: 0 mismatched elements on every case and path (the bound is 0: exact).
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
 
 #include "engine/models/music3/depth/depth_loader.h"
 #include "gates/lib/independent_reader.h"
@@ -14,22 +11,12 @@
 
 namespace music3::gates {
 namespace {
-namespace fs = std::filesystem;
 
 std::vector<ResidentTensor> resident(depth::DepthWeights& w) {
   std::vector<ResidentTensor> out;
   for (const auto& [spec, t] : w.named()) out.push_back({spec.name, t->shape, t->ptr()});
   return out;
 }
-
-struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("depth_loader_independent_" + std::to_string(::getpid()));
-  Scratch() {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~Scratch() { fs::remove_all(dir); }
-};
 
 std::string checkpoint(const std::string& geometry) {
   return oracle_dir() + "/checkpoints/" + geometry + "/seed0/rvq_depth_decoder";
@@ -38,21 +25,21 @@ std::string checkpoint(const std::string& geometry) {
 class DepthLoaderIndependent : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(DepthLoaderIndependent, Bf16CheckpointMatchesTorch) {
-  Scratch s;
+  const ScratchDir s("depth_loader_independent");
   depth::LoadReport report;
   depth::DepthWeights w = depth::load_depth_checkpoint(checkpoint(GetParam()), &report);
   ASSERT_TRUE(report.converted.empty()) << "the oracle checkpoint is BF16: nothing should be converted";
-  EXPECT_EQ(compare_resident(checkpoint(GetParam()), resident(w), s.dir.string()), "");
+  EXPECT_EQ(compare_resident(checkpoint(GetParam()), resident(w), s.path()), "");
 }
 
 TEST_P(DepthLoaderIndependent, F32CheckpointMatchesTorchRounding) {
-  Scratch s;
-  const std::string copy = (s.dir / "f32").string();
+  const ScratchDir s("depth_loader_independent");
+  const std::string copy = s.path("f32");
   f32_copy(checkpoint(GetParam()), copy, 16);
   depth::LoadReport report;
   depth::DepthWeights w = depth::load_depth_checkpoint(copy, &report);
   ASSERT_FALSE(report.converted.empty()) << "the F32 copy must take the loader's F32 path";
-  EXPECT_EQ(compare_resident(copy, resident(w), s.dir.string()), "");
+  EXPECT_EQ(compare_resident(copy, resident(w), s.path()), "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Geometries, DepthLoaderIndependent, ::testing::Values("default", "odd"));

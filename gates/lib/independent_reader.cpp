@@ -1,5 +1,7 @@
 #include "gates/lib/independent_reader.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -24,6 +26,14 @@ std::string read_all(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// Runs the reader with `args` after the script, its output in `log`; throws naming the command when it fails.
+void run_reader(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<std::string> argv{oracle_python(), reader_script()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const tools::ProcessResult r = tools::run_process({argv, "", {}, log, 900});
+  if (!r.ok()) throw std::runtime_error(tools::join_command(argv) + ": " + r.describe() + "\n" + read_all(log));
+}
+
 }  // namespace
 
 std::string compare_resident(const std::string& checkpoint_dir, const std::vector<ResidentTensor>& resident,
@@ -40,11 +50,26 @@ std::string compare_resident(const std::string& checkpoint_dir, const std::vecto
 }
 
 void f32_copy(const std::string& src_dir, const std::string& dst_dir, uint64_t seed) {
-  const std::vector<std::string> argv{oracle_python(), reader_script(), "f32-copy", src_dir, dst_dir,
-                                      std::to_string(seed)};
-  const std::string log = dst_dir + ".log";
-  const tools::ProcessResult r = tools::run_process({argv, "", {}, log, 900});
-  if (!r.ok()) throw std::runtime_error(tools::join_command(argv) + ": " + r.describe() + "\n" + read_all(log));
+  run_reader({"f32-copy", src_dir, dst_dir, std::to_string(seed)}, dst_dir + ".log");
+}
+
+void bf16_copy(const std::string& src_dir, const std::string& dst_dir) {
+  run_reader({"bf16-copy", src_dir, dst_dir}, dst_dir + ".log");
+}
+
+ScratchDir::ScratchDir(const std::string& gate)
+    : dir(std::filesystem::temp_directory_path() / (gate + "_" + std::to_string(::getpid()))) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
+
+std::string ScratchDir::path(const std::string& child) const {
+  return child.empty() ? dir.string() : (dir / child).string();
 }
 
 }  // namespace music3::gates

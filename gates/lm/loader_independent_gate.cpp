@@ -5,9 +5,6 @@
 // 151675 ... 168058), so a row offset, a transposed copy or a shard mix-up shared by both paths cannot cancel.
 // Measured: 0 mismatched elements on both paths (the bound is 0: exact).
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
 
 #include "engine/models/music3/lm/lm_ids.h"
 #include "engine/models/music3/lm/lm_loader.h"
@@ -16,7 +13,6 @@
 
 namespace music3::gates {
 namespace {
-namespace fs = std::filesystem;
 
 std::string row_range(const char* name, int64_t first, int64_t count) {
   return std::string(name) + "[" + std::to_string(first) + ":" + std::to_string(first + count) + "]";
@@ -47,32 +43,23 @@ std::vector<ResidentTensor> resident(const lm::LmWeights& w) {
   return out;
 }
 
-struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("lm_loader_independent_" + std::to_string(::getpid()));
-  Scratch() {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~Scratch() { fs::remove_all(dir); }
-};
-
 TEST(LmLoaderIndependent, Bf16CheckpointMatchesTorch) {
-  Scratch s;
+  const ScratchDir s("lm_loader_independent");
   const std::string ckpt = lm_checkpoint_dir({"tiny", 0}) + "/language_model";
   lm::LmLoadReport report;
   const lm::LmWeights w = lm::load_lm_checkpoint(ckpt, &report);
   ASSERT_TRUE(report.converted.empty()) << "the oracle checkpoint is BF16: nothing should be converted";
-  EXPECT_EQ(compare_resident(ckpt, resident(w), s.dir.string()), "");
+  EXPECT_EQ(compare_resident(ckpt, resident(w), s.path()), "");
 }
 
 TEST(LmLoaderIndependent, F32CheckpointMatchesTorchRounding) {
-  Scratch s;
-  const std::string copy = (s.dir / "f32").string();
+  const ScratchDir s("lm_loader_independent");
+  const std::string copy = s.path("f32");
   f32_copy(lm_checkpoint_dir({"tiny", 0}) + "/language_model", copy, 15);
   lm::LmLoadReport report;
   const lm::LmWeights w = lm::load_lm_checkpoint(copy, &report);
   ASSERT_FALSE(report.converted.empty()) << "the F32 copy must take the loader's F32 path";
-  EXPECT_EQ(compare_resident(copy, resident(w), s.dir.string()), "");
+  EXPECT_EQ(compare_resident(copy, resident(w), s.path()), "");
 }
 
 }  // namespace

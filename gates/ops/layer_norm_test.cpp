@@ -1,6 +1,8 @@
 // layer_norm gate: the provider under test against an f64 reference (mean, biased variance, (x - mean) * rstd * w
 // + b, rounded once), the fused residual form bit-identical to add then layer_norm on the same provider (h_out ==
-// x in place included), thread-count invariance (CPU) and agreement with the CPU provider (CUDA).
+// x in place included), thread-count invariance (CPU) and agreement with the CPU provider (CUDA). The widths reach
+// every CUDA path: 2048, 1000 and 24 the warp-per-row kernel (full, partial and one-chunk rows), 100 the block
+// register kernel, 3000 the strided one.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -66,7 +68,7 @@ std::vector<bf16> run(const Queue& q, const Inputs& in, int64_t rows, int64_t n,
 }
 
 TEST(LayerNorm, MatchesF64Reference) {
-  for (auto [rows, n] : {std::pair<int64_t, int64_t>{5, 2048}, {3, 24}, {2, 1000}, {2, 3000}}) {
+  for (auto [rows, n] : {std::pair<int64_t, int64_t>{5, 2048}, {3, 24}, {2, 1000}, {3, 100}, {2, 3000}}) {
     const Inputs in = make(rows, n, uint64_t(n));
     const auto s = gates::ulp_stats(run(provider_queue(0), in, rows, n, false, false), reference(in.x, in.w, in.b, rows, n));
     report(provider_name() + " N=" + std::to_string(n), s);

@@ -27,10 +27,14 @@ inline constexpr UlpBounds kFrameHiddens = lm_bounds::kHidden;
 // catches it bit-exactly). The structural joins (teacher noise ignored, steps not threaded) move the median.
 // Zero bucket: correct worst 0.594 (tiny_16s_seed1, the one latent upstream gives exactly 0: the engine's is 0.0046,
 // in both gates; 0 on every other song); the bound moved from 0.5 to 1.0 for it. No catalogued mutation is caught
-// by this statistic alone (the latents' mutations above move max_conditioned or the median); a battery run on
-// branch generate3 to confirm that none relied on it is owed.
+// by this statistic alone (the latents' mutations above move max_conditioned or the median).
+// zero_max: correct worst 0.594 (CPU, 16 songs; 3 exact-zero references) | tightest mutation
+// pipeline-join-steps-not-threaded: 1.84 (tiny_16s_seed1, whole gate), then pipeline-join-teacher-noise-ignored 128
+// (tiny_10s_seed0); the other eight latents-reaching mutations leave it at 0.594. From the [stats] lines of the CPU
+// battery at b2fc5e8 (reports/mutations/pipeline/2026-12-01-b2fc5e824adb-cpu/log/; 36/36 as expected), whose
+// engine, pipeline gates and pipeline oracle are this tree's.
 inline constexpr UlpBounds kLatents{/*median*/ 0.5, /*mean*/ 4.0, /*p999*/ 600.0, /*max_conditioned*/ 20.0,
-                                      /*zero_max*/ 1.0};
+                                      /*zero_max*/ 1.0};  // 0.594 | 1.84
 inline constexpr double kLatentsMinExactFraction = 0.45;
 
 // The audio bands are in f32 ULPs (the stitched audio is f32; gates/lib/ulp_stats.h), measured on branch
@@ -44,9 +48,10 @@ inline constexpr double kLatentsMinExactFraction = 0.45;
 
 // Audio from upstream's latents (vocoder host arm + stitching). Correct worst: median 0, mean 989.8
 // (tiny_qwen_w1_seed5), p99.9 131,072 (tiny_qwen_w1_seed5), max_conditioned 262,144 (tiny_w1_seed3), bit-exact
-// fraction 0.986 (tiny_qwen_w1_seed5).
+// fraction 0.986 (tiny_qwen_w1_seed5). zero_max: correct worst 0 | tightest mutation: none reaches it, the songs'
+// audio holds no exact-zero sample (0 in the 16 songs of the battery at b2fc5e8, e2e and whole gates alike).
 inline constexpr UlpBounds kAudio{/*median*/ 0.5, /*mean*/ 6553.6, /*p999*/ 262144.0, /*max_conditioned*/ 786432.0,
-                                    /*zero_max*/ 0.5};  // zero bucket: correct worst 0
+                                    /*zero_max*/ 0.5};  // zero bucket: correct worst 0 | unreachable (see above)
 inline constexpr double kAudioMinExactFraction = 0.95;
 
 // Audio of the whole run (the vocoder on the engine's latents, whose few differing values it spreads). Correct
@@ -57,7 +62,8 @@ inline constexpr double kAudioMinExactFraction = 0.95;
 // structure (stream order, window order and length, stitching), whose mutations move the median; the latents band
 // above carries the finer checks.
 inline constexpr UlpBounds kWholeAudio{/*median*/ 0.5, /*mean*/ 131072.0, /*p999*/ 786432.0,
-                                         /*max_conditioned*/ 1572864.0, /*zero_max*/ 0.5};  // zero: correct worst 0
+                                         /*max_conditioned*/ 1572864.0,
+                                         /*zero_max*/ 0.5};  // correct worst 0 | unreachable: no exact-zero sample
 inline constexpr double kWholeAudioMinExactFraction = 0.45;
 
 }  // namespace music3::gates::pipeline_bounds

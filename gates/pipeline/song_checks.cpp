@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "engine/models/music3/lm/lm_ids.h"
 #include "gates/lib/code_agreement.h"
 #include "gates/lib/near_tie.h"
@@ -38,19 +41,30 @@ void check_ar(const SongCheck& c, const ar::ArResult& r, const ar::ArTrace& trac
   ASSERT_EQ(r.frame_hiddens.size(), t.frame_hiddens.size());
   check_ulp(c.gate, c.case_name, "frame_hiddens.ulp", ulp_stats(r.frame_hiddens, t.frame_hiddens), hidden);
   ASSERT_EQ(trace.guided.size(), t.guided.size());
-  int defects = 0, near_ties = 0;
+  int defects = 0, near_ties = 0, prefilter_flips = 0;
+  double max_gap = 0;
   for (int64_t it = 0; it < t.iterations; ++it) {
     const int32_t mine = r.tokens[size_t(it)], ref = t.tokens[size_t(it)];
     if (mine == ref) continue;
-    if (shared_near_tie(trace.guided.data() + it * K, t.guided.data() + it * K, t.lm_draws_sliced.data() + it * K,
-                        column_of(mine), column_of(ref)))
+    const float *g_mine = trace.guided.data() + it * K, *g_ref = t.guided.data() + it * K;
+    const float* draws = t.lm_draws_sliced.data() + it * K;
+    const double gap = near_tie_gap_ulps(g_mine, g_ref, draws, column_of(mine), column_of(ref));
+    if (std::isinf(gap))
+      ++prefilter_flips;  // a pick outside the other side's conditional top-k: no score gap to measure
+    else
+      max_gap = std::max(max_gap, gap);
+    if (shared_near_tie(g_mine, g_ref, draws, column_of(mine), column_of(ref)))
       ++near_ties;
     else
-      ADD_FAILURE() << "iteration " << it << ": token " << mine << " vs upstream " << ref << " is not a shared near-tie",
+      ADD_FAILURE() << "iteration " << it << ": token " << mine << " vs upstream " << ref
+                    << " is not a shared near-tie (score gap " << gap << " ULPs"
+                    << (std::isinf(gap) ? ": a pick outside one side's conditional top-k)" : ")"),
           ++defects;
   }
   record(c.gate, c.case_name, "tokens.defects", defects, 0);
   record(c.gate, c.case_name, "tokens.near_ties", near_ties, 0, BoundKind::ReportOnly);
+  record(c.gate, c.case_name, "tokens.near_tie_max_gap_ulps", max_gap, kNearTieUlps, BoundKind::ReportOnly);
+  record(c.gate, c.case_name, "tokens.prefilter_flips", prefilter_flips, 0, BoundKind::ReportOnly);
   std::vector<int32_t> mine, ref;
   for (int64_t d = 0; d < t.depth_frames; ++d)
     for (int k = 1; k < 8; ++k) {

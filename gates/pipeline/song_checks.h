@@ -4,7 +4,10 @@
 // `<gate>.<metric>` for the case (gate_record.h):
 //   check_text_ids   both rows of the prompt ids equal (text_ids.mismatches);
 //   check_ar         iteration and frame counts and the EOS outcome exactly, every token and code equal up to a
-//                    shared near-tie (tokens/codes.defects, .near_ties reported), frame_hiddens within `hidden`;
+//                    shared near-tie (tokens/codes.defects, .near_ties reported; for the differing tokens also the
+//                    largest score gap, tokens.near_tie_max_gap_ulps, and the count whose pick one side's
+//                    conditional top-k had masked, tokens.prefilter_flips: no finite gap), frame_hiddens within
+//                    `hidden`;
 //   check_latents    window count and lengths exactly, the windows' latents (concatenated) within `band` and at
 //                    least `min_exact` of them bit-exact;
 //   check_audio      sample count exactly, the stitched audio within `band`, at least `min_exact` bit-exact.

@@ -33,20 +33,32 @@ inline std::string kind_name(vocoder::Stage::Kind k) {
 // conv (dec_in_proj, conv_in, conv_out): exact fraction 0.99888 (realdims/seed3/dec_in_proj), p99.9 1,
 //   max_conditioned 0, mean 0.0011 | vocoder-conv-bias-rounded-apart and vocoder-conv-out-bias-rounded-apart:
 //   exact 0.622 (realdims/seed4/conv_out), max_conditioned 2, p99.9 187.
-inline constexpr StageBound kConv{{/*median*/ 0.5, /*mean*/ 0.05, /*p999*/ 2.0, /*max_conditioned*/ 1.0}, 0.99};
+//   zero_max: correct worst 0 (CPU, 24 cases) | tightest mutation: none reaches it (no exact-zero reference among
+//   the 239,700 conv outputs).
+inline constexpr StageBound kConv{{/*median*/ 0.5, /*mean*/ 0.05, /*p999*/ 2.0, /*max_conditioned*/ 1.0,
+                                   /*zero_max*/ 0.0},
+                                  0.99};
 // snake (blocks.i.snake1, snake_out): bit-exact on every case | vocoder-snake-inverse-unrounded exact 0.809
 //   (unit_stride/seed4/snake_out), vocoder-snake-square-unrounded 0.871, both max_conditioned 4.
-inline constexpr StageBound kSnake{{0.5, 0.01, 1.0, 1.0}, 0.999};
+//   zero_max: correct worst 0 (CPU, 24 cases; 1,204 exact-zero references) | tightest mutation: none of the 15
+//   catalogued stage-reaching mutations moves a zero reference (snake(0) = 0 whatever the rounding).
+inline constexpr StageBound kSnake{{0.5, 0.01, 1.0, 1.0, /*zero_max*/ 0.0}, 0.999};
 // conv_transpose (blocks.i.conv_t1): bit-exact on every case | vocoder-col2im-column-unrounded exact 0.685
 //   (odd/seed0/blocks.3.conv_t1), max_conditioned 6, p99.9 128.
-inline constexpr StageBound kConvTranspose{{0.5, 0.01, 1.0, 1.0}, 0.999};
+//   zero_max: correct worst 0 (CPU, 24 cases; 402 exact-zero references) | tightest mutation
+//   vocoder-col2im-column-unrounded: 0.9375 (odd/seed0/blocks.3.conv_t1).
+inline constexpr StageBound kConvTranspose{{0.5, 0.01, 1.0, 1.0, /*zero_max*/ 0.0}, 0.999};
 // residual_unit (Snake, dilated k7 conv, Snake, 1x1 conv, identity): exact 0.99896 (odd/seed1/blocks.2.res_unit1),
 //   max_conditioned 2, p99.9 1, mean 0.0063 | the snake and conv mutations above: exact <= 0.609, max_conditioned
 //   >= 20, p99.9 >= 384, mean >= 2.0.
-inline constexpr StageBound kResidualUnit{{0.5, 0.1, 8.0, 8.0}, 0.99};
+//   zero_max: correct worst 0 (CPU, 24 cases; 3,544 exact-zero references) | tightest mutation
+//   vocoder-snake-inverse-unrounded and vocoder-snake-square-unrounded: 5 (realdims/seed5/blocks.2.res_unit3).
+inline constexpr StageBound kResidualUnit{{0.5, 0.1, 8.0, 8.0, /*zero_max*/ 0.0}, 0.99};
 // tanh: bit-exact on every case | vocoder-tanh-via-exp (tanh as 1 - 2/(e^2x + 1), off near 0) exact 0.99992
 //   (odd/seed2/tanh), mean 0.00065; the whole-waveform gate does not see it (vocoder-tanh-via-exp-whole survives).
-inline constexpr StageBound kTanh{{0.5, 0.0003, 0.5, 0.5}, 1.0};
+//   zero_max: correct worst 0 (CPU, 24 cases) | tightest mutation: none reaches it (no exact-zero reference among
+//   the 208,884 tanh outputs).
+inline constexpr StageBound kTanh{{0.5, 0.0003, 0.5, 0.5, /*zero_max*/ 0.0}, 1.0};
 
 // The device arm on CUDA, measured on the H200 at 81fa2d8 (ctest gate_vocoder_stages_cuda and _cuda_cudnn, 24 cases):
 // the worst of the two conv1d providers, cuBLAS GEMM per tap (preferred) | cuDNN. The GPU battery's mutations

@@ -25,6 +25,10 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 
 // A gate's baseline run is bounded only so that a hung gate cannot hang the battery.
 constexpr double kBaselineGateLimitS = 3600;
+// A verification runs the unmutated tree, so a gate that times out there was slowed (a loaded machine), not broken:
+// it gets one more run with this many times the limit before the run is declared void. Mutated trees get no retry
+// (a timeout is their outcome, never a kill).
+constexpr double kVerifyRetryFactor = 4.0;
 
 void progress(const std::string& line) { std::fprintf(stderr, "mutation-battery: %s\n", line.c_str()); }
 
@@ -45,7 +49,7 @@ class Battery {
   void check_diff(MutationResult& r, const Patch& patch);
   VerifyResult verify(size_t after);
   std::vector<GateResult> run_gates(const std::vector<std::string>& ids, const std::string& log,
-                                    const std::string& tag);
+                                    const std::string& tag, double limit_factor = 1.0);
   std::vector<std::string> executables_of(const std::vector<std::string>& gate_ids) const;
   std::string void_if_failed(const VerifyResult& v);
   void save();
@@ -110,10 +114,10 @@ void Battery::save() {
 }
 
 std::vector<GateResult> Battery::run_gates(const std::vector<std::string>& ids, const std::string& log,
-                                           const std::string& tag) {
+                                           const std::string& tag, double limit_factor) {
   std::vector<GateResult> out;
   for (const auto& id : ids) {
-    double timeout = std::max(10.0, 5.0 * baseline_seconds_.at(id));
+    double timeout = limit_factor * std::max(10.0, 5.0 * baseline_seconds_.at(id));
     out.push_back(run_gate(c_.gates.at(id), build_, timeout, json_dir_ + "/" + tag + "-" + id + ".json", log));
   }
   return out;
@@ -270,6 +274,12 @@ VerifyResult Battery::verify(size_t after) {
     for (const auto& [exe, h] : v.hashes)
       if (record_.baseline_hashes.at(exe) != h) add(exe + " hashes " + h + ", not the baseline's");
     v.gates = run_gates(gate_ids_, log, "verify-" + std::to_string(after));
+    for (auto& g : v.gates)
+      if (g.verdict == GateVerdict::Timeout) {
+        note(log, "gate " + g.gate + " timed out at " + std::to_string(g.timeout_s) +
+                      " s on the unmutated tree: once more with " + std::to_string(kVerifyRetryFactor) + "x the limit");
+        g = run_gates({g.gate}, log, "verify-" + std::to_string(after) + "-retry", kVerifyRetryFactor).front();
+      }
     v.gates_green = true;
     for (const auto& g : v.gates)
       if (g.verdict != GateVerdict::Passed) {

@@ -8,6 +8,13 @@
 // load of x and r issued before any store of h_out, which may be x) instead of re-read from memory by the two later
 // passes, launched under PDL (pdl.cuh: every block waits for the earlier kernels before its first read, so its
 // launch overlaps the previous kernel's tail); wider rows take layer_norm_kernel, three strided passes over memory.
+// Rows whose width is a multiple of 8 up to 2048 with 16-byte aligned tensors (the DiT's 2048 at M = 1,380 rows,
+// and the gate geometries' 64 and 128) take layer_norm_warp_kernel instead: one warp per row, so a row needs no
+// __syncthreads and the grid is one wave (the block-per-row kernel ran 1.3 waves of 256-thread blocks at a third
+// of the copy bandwidth). Lane l holds indices c * 256 + 8 l .. + 7 of chunk c (16-byte loads and stores; a lane
+// whose 8 lie past the row's end holds nothing); its partial sums run over its own values in that order, then
+// warp_reduce's butterfly, so the bits differ from the other two kernels' order (the gates bound every path
+// against the f64 reference and the CPU provider, not against each other).
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
@@ -104,12 +111,106 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+constexpr int kWarpRowsPerBlock = 4;
+constexpr int kChunk = 256;        // one 16-byte load per lane
+constexpr int kMaxChunks = 2048 / kChunk;
+
+__device__ __forceinline__ void unpack8(const uint4& u, float* f) {
+  const bf16* h = reinterpret_cast<const bf16*>(&u);
+#pragma unroll
+  for (int k = 0; k < 8; ++k) f[k] = to_f32(h[k]);
+}
+
+__global__ void __launch_bounds__(kWarpRowsPerBlock * 32)
+    layer_norm_warp_kernel(const bf16* x, const bf16* __restrict__ r, const bf16* __restrict__ w,
+                           const bf16* __restrict__ b, bf16* h_out, bf16* __restrict__ a_out, int64_t rows,
+                           int64_t n, float eps) {
+  pdl_wait();
+  pdl_trigger();
+  const int lane = threadIdx.x % 32;
+  const int64_t row = static_cast<int64_t>(blockIdx.x) * kWarpRowsPerBlock + threadIdx.x / 32;
+  if (row >= rows) return;
+  const int64_t base = row * n;
+  // Chunks this lane holds: its first index c * 256 + 8 lane lies inside the row.
+  const int chunks = static_cast<int>((n - lane * 8 + kChunk - 1) / kChunk);
+  float v[kMaxChunks][8];
+  uint4 xv[kMaxChunks], rv[kMaxChunks];
+#pragma unroll
+  for (int c = 0; c < kMaxChunks; ++c) {  // every load of x and r before any store of h_out (which may be x)
+    if (c >= chunks) break;
+    const int64_t i = base + c * kChunk + lane * 8;
+    xv[c] = *reinterpret_cast<const uint4*>(x + i);
+    if (r) rv[c] = *reinterpret_cast<const uint4*>(r + i);
+  }
+  float sum = 0.0f;
+#pragma unroll
+  for (int c = 0; c < kMaxChunks; ++c) {
+    if (c >= chunks) break;
+    unpack8(xv[c], v[c]);
+    if (r) {
+      float rf[8];
+      unpack8(rv[c], rf);
+      uint4 hv;
+      bf16* hb = reinterpret_cast<bf16*>(&hv);
+#pragma unroll
+      for (int k = 0; k < 8; ++k) {
+        v[c][k] = round_bf16(__fadd_rn(v[c][k], rf[k]));
+        hb[k] = to_bf16(v[c][k]);
+      }
+      *reinterpret_cast<uint4*>(h_out + base + c * kChunk + lane * 8) = hv;
+    }
+#pragma unroll
+    for (int k = 0; k < 8; ++k) sum = __fadd_rn(sum, v[c][k]);
+  }
+  const float mean = warp_reduce(sum, SumOp{}) / static_cast<float>(n);
+  float sq = 0.0f;
+#pragma unroll
+  for (int c = 0; c < kMaxChunks; ++c) {
+    if (c >= chunks) break;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const float d = __fsub_rn(v[c][k], mean);
+      sq = __fadd_rn(sq, __fmul_rn(d, d));
+    }
+  }
+  const float var = warp_reduce(sq, SumOp{}) / static_cast<float>(n);
+  const float2 norm = scale_shift(mean, var, eps);
+  const float rstd = norm.x, shift = norm.y;
+#pragma unroll
+  for (int c = 0; c < kMaxChunks; ++c) {
+    if (c >= chunks) break;
+    const int64_t i = c * kChunk + lane * 8;
+    float wf[8], bfv[8];
+    unpack8(*reinterpret_cast<const uint4*>(w + i), wf);
+    unpack8(*reinterpret_cast<const uint4*>(b + i), bfv);
+    uint4 av;
+    bf16* ab = reinterpret_cast<bf16*>(&av);
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const float y = __fadd_rn(__fmul_rn(v[c][k], rstd), shift);
+      ab[k] = to_bf16(__fadd_rn(__fmul_rn(y, wf[k]), bfv[k]));
+    }
+    *reinterpret_cast<uint4*>(a_out + base + i) = av;
+  }
+}
+
+bool aligned16(const Tensor& t) { return !t.data || reinterpret_cast<uintptr_t>(t.data) % 16 == 0; }
+
 }  // namespace
 
 void layer_norm_cuda(const Queue& q, const void* args) {
   const auto& a = *static_cast<const LayerNormArgs*>(args);
-  const dim3 grid(static_cast<unsigned>(a.x.shape[0]));
-  if (a.x.shape[1] <= kThreads * kPerThread) {
+  const int64_t rows = a.x.shape[0], n = a.x.shape[1];
+  if (n % 8 == 0 && n <= kMaxChunks * kChunk && aligned16(a.x) && aligned16(a.r) && aligned16(a.w) &&
+      aligned16(a.b) && aligned16(a.h_out) && aligned16(a.a_out)) {
+    const dim3 blocks(static_cast<unsigned>((rows + kWarpRowsPerBlock - 1) / kWarpRowsPerBlock));
+    launch_pdl("layer_norm", layer_norm_warp_kernel, blocks, dim3(kWarpRowsPerBlock * 32), 0, stream_of(q),
+               a.x.as<const bf16>(), a.r.as<const bf16>(), a.w.as<const bf16>(), a.b.as<const bf16>(),
+               a.h_out.as<bf16>(), a.a_out.as<bf16>(), rows, n, a.eps);
+    return;
+  }
+  const dim3 grid(static_cast<unsigned>(rows));
+  if (n <= kThreads * kPerThread) {
     launch_pdl("layer_norm", layer_norm_row_kernel, grid, dim3(kThreads), 0, stream_of(q), a.x.as<const bf16>(),
                a.r.as<const bf16>(), a.w.as<const bf16>(), a.b.as<const bf16>(), a.h_out.as<bf16>(),
                a.a_out.as<bf16>(), a.x.shape[1], a.eps);

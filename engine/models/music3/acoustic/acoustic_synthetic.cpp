@@ -16,8 +16,7 @@ class Normal : public runtime::SyntheticNormal {
 
 HostTensor fill(Normal& n, Shape s, float mean, float stddev) {
   HostTensor t(s);
-  bf16* p = t.mutable_ptr();
-  for (int64_t i = 0; i < t.numel(); ++i) p[i] = to_bf16(mean + stddev * n.next());
+  runtime::fill_normal(n, t.mutable_ptr(), t.numel(), mean, stddev);
   return t;
 }
 
@@ -102,7 +101,7 @@ ConditionEncoderWeights synthetic_condition_encoder_weights(const ConditionEncod
 std::vector<bf16> synthetic_normal(size_t count, uint64_t seed) {
   Normal n(seed ^ 0x5A5A5A5A5A5A5A5Aull);
   std::vector<bf16> out(count);
-  for (auto& v : out) v = to_bf16(n.next());
+  runtime::fill_normal(n, out.data(), static_cast<int64_t>(count), 0.0f, 1.0f);
   return out;
 }
 
