@@ -237,8 +237,6 @@ int resident_blocks() {
   return blocks;
 }
 
-inline bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
-
 // Production shape of a fast launch, keyed on R activation rows and J chunks per lane
 // (J = ceil(K / 2048); N only sizes the grid, min(N, multiprocessors x resident blocks)):
 // TILE rows per tile and a ring of kRingBytes per block, STAGES = ring / tile bytes (>= 2).

@@ -1,5 +1,5 @@
 // Small helpers every CUDA provider uses: the queue's stream, the post-launch
-// check, and grid sizing for grid-stride loops.
+// check, grid sizing for grid-stride loops, and the 16-byte alignment test of the vectorized paths.
 // Contract: check_launch() throws std::runtime_error naming the op when the launch
 // (or an earlier asynchronous error on the device) failed.
 #pragma once
@@ -25,5 +25,8 @@ inline unsigned grid_for(int64_t n, int threads) {
   const int64_t blocks = (n + threads - 1) / threads;
   return static_cast<unsigned>(std::clamp<int64_t>(blocks, 1, 65535));
 }
+
+// True when p may be read or written as 16-byte vectors (uint4); a null pointer (an absent optional tensor) passes.
+inline bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 
 }  // namespace music3::ops

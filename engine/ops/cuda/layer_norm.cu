@@ -194,15 +194,13 @@ __global__ void __launch_bounds__(kWarpRowsPerBlock * 32)
   }
 }
 
-bool aligned16(const Tensor& t) { return !t.data || reinterpret_cast<uintptr_t>(t.data) % 16 == 0; }
-
 }  // namespace
 
 void layer_norm_cuda(const Queue& q, const void* args) {
   const auto& a = *static_cast<const LayerNormArgs*>(args);
   const int64_t rows = a.x.shape[0], n = a.x.shape[1];
-  if (n % 8 == 0 && n <= kMaxChunks * kChunk && aligned16(a.x) && aligned16(a.r) && aligned16(a.w) &&
-      aligned16(a.b) && aligned16(a.h_out) && aligned16(a.a_out)) {
+  if (n % 8 == 0 && n <= kMaxChunks * kChunk && aligned16(a.x.data) && aligned16(a.r.data) &&
+      aligned16(a.w.data) && aligned16(a.b.data) && aligned16(a.h_out.data) && aligned16(a.a_out.data)) {
     const dim3 blocks(static_cast<unsigned>((rows + kWarpRowsPerBlock - 1) / kWarpRowsPerBlock));
     launch_pdl("layer_norm", layer_norm_warp_kernel, blocks, dim3(kWarpRowsPerBlock * 32), 0, stream_of(q),
                a.x.as<const bf16>(), a.r.as<const bf16>(), a.w.as<const bf16>(), a.b.as<const bf16>(),

@@ -23,7 +23,7 @@ constexpr int kMaxGemvRows = 4;
 void matmul_gemv(const MatmulBTArgs& p, cudaStream_t stream) {
   const int64_t k = p.a.shape[1];
   const gemv::PlainRows src{p.a.as<const bf16>(), k};
-  const bool vectorizable = k % gemv::kChunk == 0 && gemv::aligned16(src.a);
+  const bool vectorizable = k % gemv::kChunk == 0 && aligned16(src.a);
   gemv::gemv_bt("matmul_bt", src, vectorizable, p.b.as<const bf16>(), p.out.as<bf16>(),
                 static_cast<int>(p.a.shape[0]), p.b.shape[0], k, stream);
 }

@@ -236,7 +236,7 @@ void launch(const SelfAttentionArgs& a, cudaStream_t stream) {
   const int dim = static_cast<int>(a.qkv.shape[1] / 3 / a.heads);
   const dim3 grid(static_cast<unsigned>((tokens + kQueryTile - 1) / kQueryTile), static_cast<unsigned>(a.heads),
                   static_cast<unsigned>(a.batch));
-  const bool vec = dim == HD && reinterpret_cast<uintptr_t>(a.qkv.data) % 16 == 0;  // D % 8 == 0: rows aligned too
+  const bool vec = dim == HD && aligned16(a.qkv.data);  // D % 8 == 0: rows aligned too
   self_attention_kernel<HD><<<grid, kThreads, 0, stream>>>(a.qkv.as<const bf16>(), a.out.as<bf16>(), tokens, a.batch,
                                                            a.heads, dim, a.scale * kLog2e, vec, a.cos.as<const bf16>(),
                                                            a.sin.as<const bf16>(), a.cos.data ? int(a.cos.shape[1]) : 0);

@@ -132,8 +132,6 @@ Plan& plan_for(const PlanKey& key, cudnnHandle_t h, cudaStream_t stream, const S
   return plans().emplace(key, std::move(p)).first->second;
 }
 
-bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
-
 }  // namespace
 
 bool self_attention_cudnn_supports(const void* args) {

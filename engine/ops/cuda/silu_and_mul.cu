@@ -59,9 +59,7 @@ void silu_and_mul_cuda(const Queue& q, const void* args) {
   const auto& p = *static_cast<const SiluAndMulArgs*>(args);
   const int64_t total = p.out.numel(), inner = p.out.shape[1];
   const int64_t gate_off = p.gate_second ? inner : 0, up_off = p.gate_second ? 0 : inner;
-  const bool aligned = reinterpret_cast<uintptr_t>(p.gate_up.data) % 16 == 0 &&
-                       reinterpret_cast<uintptr_t>(p.out.data) % 16 == 0;
-  if (inner % 8 == 0 && aligned) {
+  if (inner % 8 == 0 && aligned16(p.gate_up.data) && aligned16(p.out.data)) {
     launch_pdl("silu_and_mul", silu_and_mul_vec8_kernel, grid_for(total / 8, kThreads), dim3(kThreads), 0,
                stream_of(q), p.gate_up.as<const bf16>(), p.out.as<bf16>(), inner, total / 8, gate_off, up_off);
   } else {
