@@ -145,6 +145,12 @@ TEST_F(BatterySmoke, SmokeCatalogueMeetsEveryExpectation) {
   EXPECT_EQ(baseline[0]["binary_sha256"], baseline[0]["clean_rebuild_sha256"]);
   EXPECT_EQ(verify.back()["binary_sha256"], baseline[0]["binary_sha256"]) << "restored binaries equal the baseline";
   EXPECT_TRUE(verify.back()["ok"].get<bool>());
+  EXPECT_FALSE(verify[0]["gates_run"].get<bool>()) << "a check between mutations stops at the hashes";
+  EXPECT_TRUE(verify[0]["gates"].empty());
+  EXPECT_EQ(verify[0]["binary_sha256"], baseline[0]["binary_sha256"]);
+  ASSERT_TRUE(verify.back()["gates_run"].get<bool>()) << "the final check reruns every gate";
+  EXPECT_EQ(verify.back()["gates"].size(), expected["gates"].size());
+  for (const auto& g : verify.back()["gates"]) EXPECT_EQ(g["verdict"], "passed") << g["gate"];
 
   std::string summary = read_file_bytes(tmp_ + "/out/summary.md");
   EXPECT_NE(summary.find("Every mutation met its expected outcome."), std::string::npos);

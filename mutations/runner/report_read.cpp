@@ -137,6 +137,7 @@ VerifyResult verify_from(const json& j) {
   v.tree_clean = j.at("tree_clean").get<bool>();
   v.build_ok = j.at("build_ok").get<bool>();
   v.hashes_match = j.at("hashes_match").get<bool>();
+  v.gates_run = j.value("gates_run", true);  // reports before the field reran the gates at every check
   v.gates_green = j.at("gates_green").get<bool>();
   v.hashes = j.at("binary_sha256").get<std::map<std::string, std::string>>();
   v.gates = gates_from(j.at("gates"));
