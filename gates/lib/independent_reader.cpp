@@ -26,12 +26,17 @@ std::string read_all(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-// Runs the reader with `args` after the script, its output in `log`; throws naming the command when it fails.
-void run_reader(const std::vector<std::string>& args, const std::string& log) {
+// Runs the reader with `args` after the script, its output in `log`; returns "" when it succeeded, else the command,
+// how it ended and its log.
+std::string reader_failure(const std::vector<std::string>& args, const std::string& log) {
   std::vector<std::string> argv{oracle_python(), reader_script()};
   argv.insert(argv.end(), args.begin(), args.end());
   const tools::ProcessResult r = tools::run_process({argv, "", {}, log, 900});
-  if (!r.ok()) throw std::runtime_error(tools::join_command(argv) + ": " + r.describe() + "\n" + read_all(log));
+  return r.ok() ? "" : tools::join_command(argv) + ": " + r.describe() + "\n" + read_all(log);
+}
+
+void run_reader(const std::vector<std::string>& args, const std::string& log) {
+  if (std::string failure = reader_failure(args, log); !failure.empty()) throw std::runtime_error(failure);
 }
 
 }  // namespace
@@ -41,12 +46,9 @@ std::string compare_resident(const std::string& checkpoint_dir, const std::vecto
   std::vector<io::SafetensorsEntry> entries;
   for (const ResidentTensor& t : resident)
     entries.push_back({t.name, DType::BF16, t.shape, t.data, size_t(t.shape.numel()) * sizeof(bf16)});
-  const std::string dump = scratch + "/resident.safetensors", log = scratch + "/independent_reader.log";
+  const std::string dump = scratch + "/resident.safetensors";
   io::write_safetensors(dump, entries, {{"producer", "music3 loader gate"}});
-  const std::vector<std::string> argv{oracle_python(), reader_script(), "compare", checkpoint_dir, dump};
-  const tools::ProcessResult r = tools::run_process({argv, "", {}, log, 900});
-  if (r.ok()) return "";
-  return tools::join_command(argv) + ": " + r.describe() + "\n" + read_all(log);
+  return reader_failure({"compare", checkpoint_dir, dump}, scratch + "/independent_reader.log");
 }
 
 void f32_copy(const std::string& src_dir, const std::string& dst_dir, uint64_t seed) {
