@@ -6,6 +6,8 @@
 //  - a flipped expectation (canary expected to survive) and a hanging mutant
 //    (a timeout, never a kill) make the battery exit 1;
 //  - a dirty tree is refused with exit 4 before anything is built;
+//  - a gate that times out once in the final verification (the unmutated tree) is run once more with 4x its
+//    limit, and the battery completes;
 //  - SIGTERM during a mutation restores the file and ends the battery by SIGTERM.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -115,6 +117,29 @@ class BatterySmoke : public ::testing::Test {
     write_file_bytes(path, c.dump(2));
     return path;
   }
+  // The canary beside battery_slow_verify_gate, which sleeps past its verification limit (max(10 s, 5 x its
+  // baseline time)) on its third run: the baseline's, its own mutation's (an expected survivor), the final check's.
+  std::string slow_verify_catalogue() const {
+    json c = json::parse(read_file_bytes(repo_ + "/mutations/smoke.json"));
+    c["gates"]["battery_slow_verify_gate"] = {{"executable", "battery_slow_verify_gate"},
+                                              {"args", {"--slow-run", "3", "--slow-seconds", "12"}},
+                                              {"labels", {"cpu"}}};
+    json mutations = json::array();
+    for (const auto& m : c["mutations"])
+      if (m["id"] == "forced-fail-canary") mutations.push_back(m);
+    mutations.push_back({{"id", "slow-verify-gate-message"},
+                         {"description", "the slow gate's success message changes"},
+                         {"file", "mutations/canary/slow_verify_gate_test.cpp"},
+                         {"original", "SUCCEED() << \"run \" << run;"},
+                         {"replacement", "SUCCEED() << \"pass \" << run;"},
+                         {"gates", {"battery_slow_verify_gate"}},
+                         {"expected", "survived"},
+                         {"reason", "only a message changes: the gate passes either way"}});
+    c["mutations"] = mutations;
+    std::string path = tmp_ + "/slow_verify.json";
+    write_file_bytes(path, c.dump(2));
+    return path;
+  }
 
   std::string tmp_, repo_;
 };
@@ -175,6 +200,26 @@ TEST_F(BatterySmoke, UnexpectedOutcomesFailTheBattery) {
   EXPECT_EQ(outcomes.at("canary-hangs")["outcome"], "timeout") << "a timeout is never a kill";
   EXPECT_FALSE(outcomes.at("canary-hangs")["as_expected"].get<bool>());
   EXPECT_TRUE(phase("verify").back()["ok"].get<bool>());
+  EXPECT_EQ(status(repo_), "");
+}
+
+TEST_F(BatterySmoke, AVerificationGateThatTimesOutIsRunOnceMoreWithFourTimesTheLimit) {
+  ProcessResult r = battery({"--catalogue", slow_verify_catalogue(), "--verify-every", "0"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe() << "\n" << battery_log();
+  const auto verify = phase("verify");
+  ASSERT_EQ(verify.size(), 1u);
+  EXPECT_TRUE(verify[0]["ok"].get<bool>()) << verify[0].dump();
+  bool saw_slow_gate = false;
+  for (const auto& g : verify[0]["gates"]) {
+    if (g["gate"] != "battery_slow_verify_gate") continue;
+    saw_slow_gate = true;
+    EXPECT_EQ(g["verdict"], "passed");
+    EXPECT_DOUBLE_EQ(g["timeout_s"].get<double>(), 40.0) << "the retry's limit: 4 x max(10 s, 5 x baseline)";
+  }
+  EXPECT_TRUE(saw_slow_gate);
+  const std::string log = read_file_bytes(tmp_ + "/out/log/verify-2.log");
+  EXPECT_NE(log.find("timed out at 10"), std::string::npos) << log;
+  EXPECT_NE(log.find("once more with 4"), std::string::npos) << log;
   EXPECT_EQ(status(repo_), "");
 }
 
