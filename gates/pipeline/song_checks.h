@@ -5,9 +5,11 @@
 //   check_text_ids   both rows of the prompt ids equal (text_ids.mismatches);
 //   check_ar         iteration and frame counts and the EOS outcome exactly, every token and code equal up to a
 //                    shared near-tie (tokens/codes.defects, .near_ties reported; for the differing tokens also the
-//                    largest score gap, tokens.near_tie_max_gap_ulps, and the count whose pick one side's
-//                    conditional top-k had masked, tokens.prefilter_flips: no finite gap), frame_hiddens within
-//                    `hidden`;
+//                    largest score gap, tokens.near_tie_max_gap_ulps); a token whose pick one side's conditional
+//                    prefilter masked (no finite score gap) only up to a shared near-tie at that prefilter's
+//                    threshold (near_tie.h prefilter_near_tie over both sides' sliced logits: tokens.prefilter_ties,
+//                    and the farthest masked pick below its threshold, tokens.prefilter_tie_max_ulps), frame_hiddens
+//                    within `hidden`;
 //   check_latents    window count and lengths exactly, the windows' latents (concatenated) within `band` and at
 //                    least `min_exact` of them bit-exact;
 //   check_audio      sample count exactly, the stitched audio within `band`, at least `min_exact` bit-exact.

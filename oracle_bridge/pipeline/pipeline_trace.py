@@ -22,6 +22,8 @@ vocabulary, K = 16,385 sampled LM columns: column 0 is id 151670, column 1 + j i
 latents, C latent channels, Cc condition channels, N steps):
   text_ids I32 [2,P]  tokens I32 [I]  codes I32 [D,8]  lm_exp_draws_sliced F32 [I,K] (E at the sampled columns)
   depth_exp_draws F32 [D,7,A]  guided F32 [I,K] (what the LM sampler is given)  depth_guided F32 [D,7,A]
+  lm_logits BF16 [I,2,K] (the sliced lm_head output of each iteration: the conditional row, then the CFG row; what
+      the sampler's conditional top-50 prefilter ranks, for the gates' shared near-tie at its threshold)
   last_hidden BF16 [I,2,H]  frame_hiddens BF16 [F,8H]
   cond.k{k} BF16 [L_k,Cc] (condition encoder output, before the overlap splice)
   dit_cond.k{k} BF16 [L_k,Cc] (the condition the DiT is given: after the splice)
@@ -183,6 +185,7 @@ def make_trace(case_name, folder):
         "lm_exp_draws_sliced": torch.cat([draws[i][:, ALLOWED] for i in lm_rows]),
         "depth_exp_draws": torch.cat([draws[i] for i in depth_rows]).view(depth_frames, 7, audio_vocab),
         "guided": torch.cat([ar["sampler_inputs"][i][:, ALLOWED] for i in lm_rows]).float(),
+        "lm_logits": torch.stack([logits.reshape(2, -1) for logits in ar["lm_logits"][:iterations]]),
         "depth_guided": torch.cat([ar["sampler_inputs"][i] for i in depth_rows]).float().view(depth_frames, 7,
                                                                                                audio_vocab),
         "last_hidden": torch.stack([hidden[:, -1] for _, hidden in ar["lm_calls"]][:iterations]),

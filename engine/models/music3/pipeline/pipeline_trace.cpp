@@ -63,6 +63,7 @@ PipelineTrace read_pipeline_trace(const std::string& path) {
   t.depth_draws = take<float>(f, "depth_exp_draws", DType::F32, Shape{D, 7, A});
   t.guided = take<float>(f, "guided", DType::F32, Shape{I, K});
   t.depth_guided = take<float>(f, "depth_guided", DType::F32, Shape{D, 7, A});
+  t.lm_logits = take<bf16>(f, "lm_logits", DType::BF16, Shape{I, 2, K});
   t.frame_hiddens = take<bf16>(f, "frame_hiddens", DType::BF16, Shape{t.frames, t.frame_width});
   const std::vector<int64_t> starts = meta_list(f, "chunk_starts"), lengths = meta_list(f, "latent_lengths");
   if (starts.size() != lengths.size() || int64_t(starts.size()) != io::metadata_int(f, "windows", 0, kMaxCount) || starts.empty())

@@ -40,6 +40,7 @@ struct PipelineTrace {
   std::vector<float> lm_draws_sliced;  // [I][K]: E at the sampled columns (lm_ids.h column_id)
   std::vector<float> depth_draws;      // [D][7][A]
   std::vector<float> guided;           // [I][K]
+  std::vector<bf16> lm_logits;         // [I][2][K]: the sliced lm_head rows (conditional, CFG) the sampler was given
   std::vector<float> depth_guided;     // [D][7][A]
   std::vector<bf16> frame_hiddens;     // [F][8H]
   std::vector<TraceWindow> windows;
