@@ -3,7 +3,9 @@
 // oracle (tiny_w1_seed0-5, tiny_w2_seed0-1, odd_w2_seed0: the nine the latent and hidden bands were measured on;
 // tiny_qwen_w1_seed0-5, the real vocabulary, added since and inside every band; on branch generate3 the two 8.4 s
 // tiny songs became tiny_10s_seed0 and tiny_16s_seed1 (same sampling seeds, longer) and tiny_eos_seed2 was added,
-// each inside every band but the latents' zero bucket (below); host arms, CPU) and the tightest
+// each inside every band but the latents' zero bucket (below); the seven heads songs (LM head_dim 128, GQA 4:1:
+// not bit-exact with torch) joined in session 7, inside every band but the whole gate's latents p99.9 (below); host
+// arms, CPU) and the tightest
 // catalogued mutation it must catch (mutations/catalogue/pipeline.json; numbers beside each bound).
 #pragma once
 #include "gates/lib/gate_record.h"
@@ -17,7 +19,8 @@ inline constexpr UlpBounds kFrameHiddens = lm_bounds::kHidden;
 
 // Window latents (the condition encoder and DiT host arms in the window loop, recorded noise), both gates.
 // Correct worst: median 0, mean 1.364, p99.9 180 (tiny_w2_seed1), max_conditioned 10 (tiny_w1_seed3), bit-exact
-// fraction 0.589 (tiny_w1_seed5). The arms' rare roundings that differ from torch compound over 2N DiT
+// fraction 0.589 (tiny_w1_seed5); with the heads songs, mean 2.953 and p99.9 792 (heads_w1_seed1, whole gate),
+// max_conditioned 10 (heads_w2_seed0), bit-exact fraction 0.527 (heads_w1_seed2, whole gate). The arms' rare roundings that differ from torch compound over 2N DiT
 // calls (gates/acoustic/loop_bounds.h), hence the tail.
 // Tightest mutation: the final overlap splice one column short (pipeline-join-window-splice-off-by-one, the patch of
 // acoustic_loop's loop-final-splice-off-by-one), max_conditioned 27 / 28 / 39 on odd_w2_seed0 / tiny_w2_seed0 /
@@ -33,8 +36,13 @@ inline constexpr UlpBounds kFrameHiddens = lm_bounds::kHidden;
 // (tiny_10s_seed0); the other eight latents-reaching mutations leave it at 0.594. From the [stats] lines of the CPU
 // battery at b2fc5e8 (reports/mutations/pipeline/2026-12-01-b2fc5e824adb-cpu/log/; 36/36 as expected), whose
 // engine, pipeline gates and pipeline oracle are this tree's.
-inline constexpr UlpBounds kLatents{/*median*/ 0.5, /*mean*/ 4.0, /*p999*/ 600.0, /*max_conditioned*/ 20.0,
-                                      /*zero_max*/ 1.0};  // 0.594 | 1.84
+// p99.9: correct worst 792 (heads_w1_seed1, whole gate: the DiT fed the engine's own frame_hiddens, which at the
+// heads geometry differ from torch's by mean 0.5 ULP; 1,376 latents, so p99.9 is the second largest ratio, of a
+// latent near zero: max_conditioned there is 5); it was 180 (tiny_w2_seed1) before the heads songs, the bound 600 |
+// tightest mutation that p99.9 separates: pipeline-join-steps-not-threaded 2,608 (whole gate; the battery at
+// b2fc5e8), which max_conditioned (40) catches as well; the window splice off by one reaches 192.
+inline constexpr UlpBounds kLatents{/*median*/ 0.5, /*mean*/ 4.0, /*p999*/ 1500.0, /*max_conditioned*/ 20.0,
+                                      /*zero_max*/ 1.0};  // zero_max 0.594 | 1.84; p99.9 792 | 2,608
 inline constexpr double kLatentsMinExactFraction = 0.45;
 
 // The audio bands are in f32 ULPs (the stitched audio is f32; gates/lib/ulp_stats.h), measured on branch
