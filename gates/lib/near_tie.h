@@ -23,10 +23,14 @@
 
 namespace music3::gates {
 
+// Derived (1.5 + 0.5 ULP of the two logits' rounding). Correct worst: 1.106 (the one differing token of the pipeline
+// songs with a finite score gap, heads_w1_seed3; every tiny song's tokens are equal) | tightest catalogued
+// mutation: near-tie-tolerance-one-ulp-wider (3 ULPs accepted; gate_lib_near_tie_test).
 constexpr double kNearTieUlps = 2.0;
-// The prefilter's tie: the flips measured on the heads songs (LM head_dim 128, GQA 4:1) sit at 0 and 1 ULP below
-// the masking side's 50th conditional logit (pipeline_geometries.py, CASES); gates/pipeline records the worst
-// per song (tokens.prefilter_tie_max_ulps).
+// The prefilter's tie. Correct worst: 1 ULP, all four flips of the heads songs (heads_w1_seed0 iteration 26 and the
+// same path in heads_w2_seed0, heads_w1_seed3 iterations 31 and 46: the masked pick 1 ULP below the masking side's
+// 50th conditional logit; gates/pipeline records tokens.prefilter_tie_max_ulps per song) | tightest catalogued
+// mutation: prefilter-tie-distance-unchecked (any distance accepted; gate_lib_near_tie_test refuses 3 ULPs).
 constexpr double kPrefilterTieUlps = 2.0;
 
 // guided_*: [V] guided logits of each side; draws: [V] the shared Exp(1) draws.
