@@ -3,7 +3,9 @@
 // survivor), so that each battery run builds one small gate.
 //  - `--shard 0/2` and `--shard 1/2`, run separately and merged, give the same plan, the same outcomes
 //    (gate verdicts, failing cases, mutant hashes, positions) and the same Stryker statuses as one
-//    unsharded run; the merge refuses overlapping shards, a missing shard and different baselines (exit 5);
+//    unsharded run; the merge refuses overlapping shards, a missing shard and shards built by another compiler
+//    (exit 5), and takes shards whose binaries hash differently (each builds in its own folder), naming each
+//    executable with its shard;
 //  - `--in-diff`: a change to nothing chooses nothing without building; a change outside the catalogue's
 //    files and gate sources chooses nothing and lists every mutation as skipped, with the gates' sources; an
 //    edit of one catalogue entry chooses that mutation only; an unknown BASE exits 5.
@@ -171,19 +173,35 @@ TEST_F(ShardMerge, MergeRefusesOverlappingMissingAndForeignShards) {
   EXPECT_EQ(r.exit_code, music3::exit_code::kBadInput);
   EXPECT_NE(log_of("missing").find("shard 1/2 is missing"), std::string::npos) << log_of("missing");
 
-  // Shard 1 with another binary for the canary gate: a different baseline.
+  // Shard 1 built by another compiler: a foreign shard.
   fs::copy(tmp + "/shard1", tmp + "/foreign", fs::copy_options::recursive);
+  json meta = read_json(tmp + "/shard1/run.json");
+  meta["provenance"]["cxx"] = "/usr/bin/c++: c++ (another) 99.0";
+  write_file_bytes(tmp + "/foreign/run.json", meta.dump(2));
+  r = merge("different", {"shard0", "foreign"});
+  EXPECT_EQ(r.exit_code, music3::exit_code::kBadInput);
+  EXPECT_NE(log_of("different").find("has C++ compiler"), std::string::npos) << log_of("different");
+}
+
+TEST_F(ShardMerge, MergeKeepsEachShardsHashesWhenTheyDiffer) {
+  // Shard 1's canary gate hashing otherwise (built in another folder, with a path embedded): still one run.
+  ASSERT_EQ(shard1.exit_code, 0) << log_of("shard1");
+  const std::string other(64, '0');
+  fs::copy(tmp + "/shard1", tmp + "/elsewhere", fs::copy_options::recursive);
   std::ifstream in(tmp + "/shard1/outcomes.jsonl");
   std::string lines;
   for (std::string line; std::getline(in, line);) {
     json j = json::parse(line);
-    if (j["phase"] == "baseline") j["binary_sha256"]["battery_canary_gate"] = std::string(64, '0');
+    if (j["phase"] == "baseline" || j["phase"] == "verify") j["binary_sha256"]["battery_canary_gate"] = other;
     lines += j.dump() + "\n";
   }
-  write_file_bytes(tmp + "/foreign/outcomes.jsonl", lines);
-  r = merge("different", {"shard0", "foreign"});
-  EXPECT_EQ(r.exit_code, music3::exit_code::kBadInput);
-  EXPECT_NE(log_of("different").find("different baselines"), std::string::npos) << log_of("different");
+  write_file_bytes(tmp + "/elsewhere/outcomes.jsonl", lines);
+  ProcessResult r = merge("elsewhere-merged", {"shard0", "elsewhere"});
+  ASSERT_EQ(r.exit_code, 0) << log_of("elsewhere-merged");
+  std::string summary = read_file_bytes(tmp + "/elsewhere-merged/summary.md");
+  EXPECT_NE(summary.find("battery_canary_gate (shard 1/2) | `" + other + "` | identical"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("battery_canary_gate (shard 0/2) |"), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("DIFFERS"), std::string::npos) << summary;
 }
 
 TEST_F(ShardMerge, InDiffChoosesOnlyWhatTheChangeTouches) {

@@ -28,10 +28,20 @@ std::string oracle_python(const std::string& repo) {
   return fs::exists(venv) ? venv : "";
 }
 
+std::string find_compiler_cache() {
+  if (const char* v = std::getenv("MUSIC3_BATTERY_CCACHE"); v && std::string(v) == "0") return "";
+  Captured c = capture({"sh", "-c", "command -v ccache"}, "");
+  std::string path = c.out.substr(0, c.out.find('\n'));
+  return c.result.ok() && !path.empty() ? path : "";
+}
+
 void configure(const BuildDir& b, const std::string& log) {
   std::vector<std::string> argv{"cmake", "-G", "Ninja", "-S", b.source, "-B", b.dir, "-DCMAKE_BUILD_TYPE=Release",
                                 std::string("-DMUSIC3_CUDA=") + (b.cuda ? "ON" : "OFF")};
   if (!b.oracle_python.empty()) argv.push_back("-DMUSIC3_ORACLE_PYTHON=" + b.oracle_python);
+  if (!b.compiler_cache.empty())
+    for (const char* lang : {"C", "CXX", "CUDA"})
+      argv.push_back(std::string("-DCMAKE_") + lang + "_COMPILER_LAUNCHER=" + b.compiler_cache);
   ProcessResult r = run_process({argv, "", {}, log, 0});
   if (!r.ok()) throw std::runtime_error("cmake configure of " + b.source + " failed (" + r.describe() + "), see " + log);
 }
@@ -39,12 +49,9 @@ void configure(const BuildDir& b, const std::string& log) {
 ProcessResult build_targets(const BuildDir& b, const std::vector<std::string>& targets, const std::string& log) {
   std::vector<std::string> argv{"ninja", "-C", b.dir, "-j", std::to_string(b.jobs)};
   argv.insert(argv.end(), targets.begin(), targets.end());
-  return run_process({argv, "", {}, log, 0});
-}
-
-void clean(const BuildDir& b, const std::string& log) {
-  ProcessResult r = run_process({{"ninja", "-C", b.dir, "-t", "clean"}, "", {}, log, 0});
-  if (!r.ok()) throw std::runtime_error("ninja -t clean in " + b.dir + " failed (" + r.describe() + "), see " + log);
+  std::vector<std::pair<std::string, std::string>> env;
+  if (!b.compiler_cache.empty()) env.emplace_back("CCACHE_BASEDIR", b.cache_base);
+  return run_process({argv, "", env, log, 0});
 }
 
 // `ninja -t deps` prints, per object, "<object>: #deps N, deps mtime M (VALID)" and

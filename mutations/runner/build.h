@@ -33,16 +33,21 @@ struct BuildDir {
   bool cuda = false;
   int jobs = 1;
   std::string oracle_python;  // -DMUSIC3_ORACLE_PYTHON for the worktree ("" = the worktree's own default)
+  // The compiler cache every compile goes through ("" = none), and the folder its paths are made relative to
+  // (CCACHE_BASEDIR: the worktree's parent, so the worktree and its build share hits across runs).
+  std::string compiler_cache, cache_base;
 
   std::string executable(const std::string& name) const { return dir + "/bin/" + name; }
 };
 
+// ccache on PATH, unless MUSIC3_BATTERY_CCACHE=0; "" when there is none. Why: restoring a mutated file makes every
+// object that includes it stale again, and the rebuild that follows compiles what the cache already holds.
+std::string find_compiler_cache();
 void configure(const BuildDir& b, const std::string& log);
 // The oracle venv's python the gates should run: $MUSIC3_ORACLE_PYTHON, else <repo>/.venv/bin/python when it
 // exists (a worktree has no venv of its own), else "".
 std::string oracle_python(const std::string& repo);
 ProcessResult build_targets(const BuildDir& b, const std::vector<std::string>& targets, const std::string& log);
-void clean(const BuildDir& b, const std::string& log);
 
 // Objects (absolute paths) whose recorded dependencies include `source_file`.
 std::vector<std::string> objects_depending_on(const BuildDir& b, const std::string& source_file);

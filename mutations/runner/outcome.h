@@ -61,7 +61,7 @@ struct VerifyResult {
 };
 
 struct Provenance {
-  std::string revision, date, machine, cxx, nvcc, cmake, ninja, command, catalogue, label;
+  std::string revision, date, machine, cxx, nvcc, cmake, ninja, compiler_cache, command, catalogue, label;
   bool cuda = false;
 };
 
@@ -79,7 +79,7 @@ struct RunRecord {
   std::string only;       // --only
   std::optional<InDiff> in_diff;
   std::vector<ShardNote> shards;  // a merged report's shards, in shard order
-  std::map<std::string, std::string> baseline_hashes, clean_rebuild_hashes;
+  std::map<std::string, std::string> baseline_hashes;
   std::vector<GateResult> baseline_gates;
   std::vector<MutationResult> mutations;
   std::vector<VerifyResult> verifications;

@@ -66,6 +66,10 @@ Provenance collect_provenance(const BuildDir& b, const std::string& revision) {
   }
   p.cmake = ask({"cmake", "--version"}, first_line);
   p.ninja = ask({"ninja", "--version"}, first_line);
+  p.compiler_cache = b.compiler_cache.empty()
+                         ? "none (ccache not on PATH, or MUSIC3_BATTERY_CCACHE=0)"
+                         : b.compiler_cache + ": " + ask({b.compiler_cache, "--version"}, first_line) +
+                               ", CCACHE_BASEDIR=" + b.cache_base;
   return p;
 }
 

@@ -83,6 +83,7 @@ Provenance provenance_from(const json& j) {
   Provenance p;
   for (auto [key, field] : {std::pair{"revision", &p.revision}, {"date", &p.date}, {"machine", &p.machine},
                             {"cxx", &p.cxx}, {"nvcc", &p.nvcc}, {"cmake", &p.cmake}, {"ninja", &p.ninja},
+                            {"compiler_cache", &p.compiler_cache},
                             {"command", &p.command}, {"catalogue", &p.catalogue}, {"label", &p.label}})
     *field = j.value(key, "");
   p.cuda = j.value("cuda", false);
@@ -169,7 +170,6 @@ ReadReport read(const std::string& dir) {
     if (phase == "baseline") {
       report.has_baseline = true;
       run.baseline_hashes = line.at("binary_sha256").get<std::map<std::string, std::string>>();
-      run.clean_rebuild_hashes = line.at("clean_rebuild_sha256").get<std::map<std::string, std::string>>();
       run.baseline_gates = gates_from(line.at("gates"));
     } else if (phase == "mutation") {
       outcomes[line.at("id").get<std::string>()] = line;

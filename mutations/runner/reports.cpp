@@ -132,8 +132,8 @@ void append_notes(std::ostringstream& md, const RunRecord& run) {
 }
 
 void append_hashes(std::ostringstream& md, const RunRecord& run) {
-  md << "\n## Baseline, clean rebuild and restore\n\n";
-  md << "| executable | baseline sha256 | clean rebuild | restored (last check) |\n|---|---|---|---|\n";
+  md << "\n## Baseline and restore\n\n";
+  md << "| executable | baseline sha256 | restored (last check) |\n|---|---|---|\n";
   for (const auto& [exe, h] : run.baseline_hashes) {
     auto same = [&](const std::map<std::string, std::string>& m) -> std::string {
       auto it = m.find(exe);
@@ -144,8 +144,7 @@ void append_hashes(std::ostringstream& md, const RunRecord& run) {
     const VerifyResult* last = nullptr;
     for (const auto& v : run.verifications)
       if (v.hashes.count(exe)) last = &v;
-    md << "| " << exe << " | `" << h << "` | " << same(run.clean_rebuild_hashes) << " | "
-       << (last ? same(last->hashes) : "–") << " |\n";
+    md << "| " << exe << " | `" << h << "` | " << (last ? same(last->hashes) : "–") << " |\n";
   }
   md << "\nBaseline gates:\n\n";
   for (const auto& g : run.baseline_gates)
@@ -191,6 +190,7 @@ void append_provenance(std::ostringstream& md, const Provenance& p, double secon
   md << "\n## Provenance\n\n"
      << "- git revision: `" << p.revision << "`\n- date (UTC): " << p.date << "\n- machine: " << p.machine
      << "\n- C++ compiler: " << p.cxx << "\n- nvcc: " << p.nvcc << "\n- cmake: " << p.cmake << "\n- ninja: " << p.ninja
+     << "\n- compiler cache: " << (p.compiler_cache.empty() ? "not recorded" : p.compiler_cache)
      << "\n- CUDA providers built: " << (p.cuda ? "yes" : "no") << "\n- label: " << p.label
      << "\n- catalogue: " << p.catalogue << "\n- command: `" << p.command << "`\n- run time: " << fixed(seconds, 1)
      << " s\n";
@@ -244,7 +244,7 @@ json to_json(const VerifyResult& v) {
 
 json to_json(const Provenance& p) {
   return {{"revision", p.revision}, {"date", p.date},   {"machine", p.machine}, {"cxx", p.cxx},
-          {"nvcc", p.nvcc},         {"cmake", p.cmake}, {"ninja", p.ninja},     {"command", p.command},
+          {"nvcc", p.nvcc},         {"cmake", p.cmake}, {"ninja", p.ninja}, {"compiler_cache", p.compiler_cache},     {"command", p.command},
           {"catalogue", p.catalogue}, {"label", p.label}, {"cuda", p.cuda}};
 }
 
