@@ -26,7 +26,8 @@ class Backend {
   // The stream a new queue on this device uses (nullptr: the device's only stream).
   virtual void* default_stream() { return nullptr; }
   // A second stream, for work that runs beside the default stream's (a queue of side_queue(), queue.h): one per
-  // process, made on first use; nullptr where the device has only one stream.
+  // process, made on first use; nullptr where the device has only one stream. Where the device has stream
+  // priorities the default stream's is the greater, so the side stream's work yields to it.
   virtual void* side_stream() { return nullptr; }
 
   // Optional graphs: record the work issued on `stream` between begin_capture and

@@ -32,9 +32,17 @@ cudaMemcpyKind to_cuda(CopyKind k) {
   return cudaMemcpyDefault;
 }
 
-cudaStream_t make_stream() {
+// A non-blocking stream at the device's greatest priority (`urgent`) or its least. The default stream (the queues
+// of cuda_queue(): the AR loop) is urgent and the side stream (side_queue(): a finished window's acoustic stage and
+// vocoder, run beside the AR loop) is not, so when both have work the block scheduler hands a freed multiprocessor
+// to the AR loop's next kernel first: the overlap delays the AR loop, the critical path, less. Priorities change
+// only the order blocks start in, never what a kernel computes.
+cudaStream_t make_stream(bool urgent) {
+  int least = 0, greatest = 0;
+  check_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
   cudaStream_t st = nullptr;
-  check_cuda(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  check_cuda(cudaStreamCreateWithPriority(&st, cudaStreamNonBlocking, urgent ? greatest : least),
+             "cudaStreamCreateWithPriority");
   return st;
 }
 
@@ -65,11 +73,11 @@ class CudaBackend final : public Backend {
   // One non-blocking stream for the process's CUDA queues: graphs cannot be
   // captured on the legacy default stream.
   void* default_stream() override {
-    static cudaStream_t s = make_stream();
+    static cudaStream_t s = make_stream(true);
     return s;
   }
   void* side_stream() override {
-    static cudaStream_t s = make_stream();
+    static cudaStream_t s = make_stream(false);
     return s;
   }
   bool supports_graphs() const override { return true; }

@@ -1,4 +1,4 @@
-// main() of the op_<op>_cuda executables: exit 77 (ctest: skipped) when this build
+// main() of the op_<op>_cuda executables (and core_stream_priority_cuda): exit 77 (ctest: skipped) when this build
 // or machine has no CUDA device. `--disable-providers A,B` (before the GoogleTest flags) sets
 // MUSIC3_DISABLE_PROVIDERS for the run, so one executable gates each CUDA provider of an op; `--enable-providers A,B`
 // sets MUSIC3_ENABLE_PROVIDERS (opt-in providers, registry.h).
