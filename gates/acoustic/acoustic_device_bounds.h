@@ -42,11 +42,11 @@ inline constexpr UlpBounds kCpuEncoder{
 //   the encoder as on the CPU (mean 0.00097, max_conditioned 1). One set holds both providers: the CPU bounds, and
 //   zero_max at twice the worst. Re-measured at e7749cf (reports/gates/all/2026-12-02-e7749cf-h200-worsts.md): the
 //   same worsts but p99.9 500 (cuDNN, realhead/seed2) and max_conditioned 27 / 33.
-//   Tightest CUDA mutations, GPU battery at 2eff305 (reports/mutations/acoustic/2026-12-02-2eff305a1eeb-gpu-*):
-//   7 attention-path mutations killed, each one's worst over its cases, the least of them per statistic: median 42,
-//   mean 182.3, p99.9 12,800, max_conditioned 498, zero_max 63 (all acoustic-dev-cuda-cudnn-rope-vec8-high-half-
-//   unwritten); none of them moves the encoder, so kCudaEncoder's tightest stays the CPU mutations'. The other 10
-//   acoustic CUDA mutations are owed (cut by the call's limit; v-not-transposed was unviable and is rewritten).
+//   Tightest CUDA mutations, the GPU batteries at 2eff305 and 048daab (reports/mutations/acoustic/2026-12-02-*-gpu-*):
+//   all 17 acoustic CUDA mutations killed; each one's worst over its cases, the least of them per statistic: median
+//   42, mean 182.3, p99.9 12,800, max_conditioned 498 (acoustic-dev-cuda-cudnn-rope-vec8-high-half-unwritten),
+//   zero_max 61.2 (acoustic-dev-cuda-matmul-tuned-off-stream). None moves the encoder's statistics past the correct
+//   arm's (max_conditioned 1), so kCudaEncoder's tightest stays the CPU mutations'.
 inline constexpr UlpBounds kCudaDit{/*median*/ 4.0, /*mean*/ 24.0, /*p999*/ 8192.0, /*max_conditioned*/ 64.0,
                                     /*zero_max*/ 12.0};
 inline constexpr UlpBounds kCudaEncoder{/*median*/ 0.5, /*mean*/ 0.5, /*p999*/ 4.0, /*max_conditioned*/ 4.0, /*zero_max*/ 4.0};
