@@ -117,8 +117,8 @@ class BatterySmoke : public ::testing::Test {
     write_file_bytes(path, c.dump(2));
     return path;
   }
-  // The canary beside battery_slow_verify_gate, which sleeps past its verification limit (max(10 s, 5 x its
-  // baseline time)) on its third run: the baseline's, its own mutation's (an expected survivor), the final check's.
+  // The canary beside battery_slow_verify_gate, which sleeps past its verification limit (with --min-gate-timeout
+  // 10: max(10 s, 5 x its baseline time)) on its third run: the baseline's, its own mutation's (an expected survivor), the final check's.
   std::string slow_verify_catalogue() const {
     json c = json::parse(read_file_bytes(repo_ + "/mutations/smoke.json"));
     c["gates"]["battery_slow_verify_gate"] = {{"executable", "battery_slow_verify_gate"},
@@ -191,7 +191,8 @@ TEST_F(BatterySmoke, SmokeCatalogueMeetsEveryExpectation) {
 }
 
 TEST_F(BatterySmoke, UnexpectedOutcomesFailTheBattery) {
-  ProcessResult r = battery({"--catalogue", unexpected_catalogue(), "--verify-every", "0"});
+  // --min-gate-timeout 10 keeps the hanging canary's wait at 10 s (the default floor is a minute).
+  ProcessResult r = battery({"--catalogue", unexpected_catalogue(), "--verify-every", "0", "--min-gate-timeout", "10"});
   EXPECT_EQ(r.exit_code, music3::exit_code::kFoundProblems) << r.describe() << "\n" << battery_log();
   auto outcomes = mutation_outcomes();
   ASSERT_EQ(outcomes.size(), 2u) << battery_log();
@@ -204,7 +205,7 @@ TEST_F(BatterySmoke, UnexpectedOutcomesFailTheBattery) {
 }
 
 TEST_F(BatterySmoke, AVerificationGateThatTimesOutIsRunOnceMoreWithFourTimesTheLimit) {
-  ProcessResult r = battery({"--catalogue", slow_verify_catalogue(), "--verify-every", "0"});
+  ProcessResult r = battery({"--catalogue", slow_verify_catalogue(), "--verify-every", "0", "--min-gate-timeout", "10"});
   ASSERT_EQ(r.exit_code, 0) << r.describe() << "\n" << battery_log();
   const auto verify = phase("verify");
   ASSERT_EQ(verify.size(), 1u);

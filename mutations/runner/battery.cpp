@@ -117,7 +117,7 @@ std::vector<GateResult> Battery::run_gates(const std::vector<std::string>& ids, 
                                            const std::string& tag, double limit_factor) {
   std::vector<GateResult> out;
   for (const auto& id : ids) {
-    double timeout = limit_factor * std::max(10.0, 5.0 * baseline_seconds_.at(id));
+    double timeout = limit_factor * std::max(o_.min_gate_timeout_s, 5.0 * baseline_seconds_.at(id));
     out.push_back(run_gate(c_.gates.at(id), build_, timeout, json_dir_ + "/" + tag + "-" + id + ".json", log));
   }
   return out;

@@ -34,6 +34,10 @@ struct BatteryOptions {
   Selection selection;
   int jobs = 1;
   int verify_every = 10;  // 0 = only at the end
+  // The least time a gate gets: max(this, 5 x its baseline time). A gate that reads large oracle checkpoints can
+  // take many times its baseline once the build has pushed them out of the page cache (the CPU battery at a694c27:
+  // gate_lm_loader, 0.55 s in the baseline, still loading at 10 s), so the floor is a minute, not 10 s.
+  double min_gate_timeout_s = 60;
   bool keep_worktree = false;
   std::string command;  // the command line, for the report
 };

@@ -34,7 +34,8 @@ Shard parse_shard(const std::string& v) {
 
 const char* const kUsage =
     "usage: mutation-battery [--repo DIR] [--catalogue PATH] [--component NAME] [--label cpu|gpu] [--shard k/n]\n"
-    "                        [--in-diff BASE] [--only ID[,ID...]] [--out DIR] [--jobs N] [--verify-every K] [--keep-worktree]\n"
+    "                        [--in-diff BASE] [--only ID[,ID...]] [--out DIR] [--jobs N] [--verify-every K]\n"
+    "                        [--min-gate-timeout S] [--keep-worktree]\n"
     "       mutation-battery merge OUT_DIR SHARD_DIR...\n"
     "Patches, rebuilds, hashes and gates every selected catalogue mutation in a private git\n"
     "worktree of HEAD. --in-diff BASE keeps the mutations that the change BASE...HEAD touches (its target\n"
@@ -76,6 +77,7 @@ bool parse_options(int argc, char** argv, BatteryOptions& o) {
     else if (a == "--out") o.out = value();
     else if (a == "--jobs") o.jobs = to_int(a, value(), 1);
     else if (a == "--verify-every") o.verify_every = to_int(a, value(), 0);
+    else if (a == "--min-gate-timeout") o.min_gate_timeout_s = to_int(a, value(), 1);
     else if (a == "--keep-worktree") o.keep_worktree = true;
     else throw UsageError("unknown argument \"" + a + "\"");
   }
