@@ -140,7 +140,7 @@ int run_merge(const std::string& out_dir, const std::vector<std::string>& shard_
   std::sort(planned.begin(), planned.end(), by_index);
   std::sort(merged.mutations.begin(), merged.mutations.end(), by_index);
 
-  Reports reports(out_dir);
+  Reports reports(out);  // absolute: a relative OUT_DIR has no parent folder to create
   reports.write_mutants(planned);
   for (const auto& b : baselines) reports.append_outcome(b);
   for (const auto& r : merged.mutations) reports.append_outcome(to_json(r));
