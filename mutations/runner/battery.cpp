@@ -32,6 +32,12 @@ constexpr double kVerifyRetryFactor = 4.0;
 
 void progress(const std::string& line) { std::fprintf(stderr, "mutation-battery: %s\n", line.c_str()); }
 
+// The worktree's build folder, as every build of a run configures it (the baseline's and the in-diff probe's).
+BuildDir worktree_build(const Worktree& wt, bool cuda, const BatteryOptions& o) {
+  return BuildDir{wt.source(), wt.root() + "/build", cuda, o.jobs, oracle_python(o.repo), find_compiler_cache(),
+                  wt.root()};
+}
+
 void note(const std::string& log, const std::string& text) {
   std::ofstream out(log, std::ios::app);
   out << "\n### " << text << "\n";
@@ -98,7 +104,7 @@ Battery::Battery(const BatteryOptions& o, const Catalogue& c, std::vector<Mutati
   targets_ = executables_;
   for (const auto& s : c.setup)
     if (s.needed_by(gate_ids_)) targets_.insert(targets_.end(), s.targets.begin(), s.targets.end());
-  build_ = BuildDir{wt.source(), wt.root() + "/build", cuda, o.jobs, oracle_python(o.repo), find_compiler_cache(), wt.root()};
+  build_ = worktree_build(wt, cuda, o);
   std::filesystem::create_directories(json_dir_);
 }
 
@@ -394,7 +400,7 @@ InDiff choose(const BatteryOptions& o, const Catalogue& c, const Worktree& wt, c
       if (o.selection.label.empty() || label_of(c, m) == o.selection.label)
         for (const auto& g : m.gates) cuda = cuda || c.gates.at(g).has_label("gpu");
     for (const auto& m : candidates) gates.insert(m.gates.begin(), m.gates.end());
-    BuildDir probe{wt.source(), wt.root() + "/build", cuda, o.jobs, oracle_python(o.repo), find_compiler_cache(), wt.root()};
+    const BuildDir probe = worktree_build(wt, cuda, o);
     progress("in-diff: " + std::to_string(d.changed.size()) + " files changed since " + d.merge_base.substr(0, 12) +
              "; configure " + probe.dir + " to find the gates' sources");
     configure(probe, reports.log_path("in-diff"));
