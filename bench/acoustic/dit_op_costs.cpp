@@ -83,6 +83,4 @@ OpLabeler dit_op_labeler(const acoustic::DitConfig& cfg, int64_t L) {
   return [cfg, L](ops::OpId op, const void* args) { return label(cfg, L, op, args); };
 }
 
-bool dit_op_is_compute(const OpRow& row) { return row.flops > 0; }
-
 }  // namespace music3::bench

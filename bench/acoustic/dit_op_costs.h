@@ -19,7 +19,4 @@ namespace music3::bench {
 
 OpLabeler dit_op_labeler(const acoustic::DitConfig& cfg, int64_t L);
 
-// How a label is judged: GEMM-like (FLOPs, TFLOP/s) or bandwidth-bound (bytes, TB/s against the copy ceiling).
-bool dit_op_is_compute(const OpRow& row);
-
 }  // namespace music3::bench

@@ -12,15 +12,22 @@ void ObservedBackend::launch_graph(void* graph, void* stream) {
     inner_.launch_graph(graph, stream);
     return;
   }
+  if (pending_) seconds_ += events_.seconds("graph replay");
   events_.record_start(stream, "graph start");
   inner_.launch_graph(graph, stream);
   events_.record_stop(stream, "graph stop");
-  launched_ = true;
+  pending_ = true;
+  ++replays_;
 }
 
-double ObservedBackend::last_graph_seconds() const {
-  if (!launched_) throw std::logic_error("observed backend: no timed graph replay yet");
-  return events_.seconds("graph replay");
+double ObservedBackend::take_graph_seconds() {
+  if (replays_ == 0) throw std::logic_error("observed backend: no timed graph replay since the last take");
+  if (pending_) seconds_ += events_.seconds("graph replay");
+  const double s = seconds_;
+  pending_ = false;
+  replays_ = 0;
+  seconds_ = 0;
+  return s;
 }
 
 }  // namespace music3::bench

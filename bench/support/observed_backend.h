@@ -3,9 +3,11 @@
 // op), and every launch_graph is bracketed by two CUDA events on its stream (CUDA backends), so the replay's
 // device time is known apart from the host work around it. Memory, copies, streams and synchronize are the inner
 // backend's, so buffers of either are interchangeable.
-// Contract: last_graph_seconds() waits for the last replay and returns its device time; it throws before any
-// replay. The inner backend must outlive this one. CUDA statuses are checked (the call named).
-// Thread-safety: as the inner backend's, except launch_graph/last_graph_seconds: one thread.
+// Contract: take_graph_seconds() waits for the last replay and returns the summed device time of every replay since
+// the previous take (a step may launch several graphs: the LM's decode and head); it throws when there was none.
+// A launch first waits for the previous replay's stop event (its time is read before the pair is reused), so
+// consecutive launches with no host sync between them are serialised with the host. The inner backend must outlive this one. CUDA statuses are checked (the call named).
+// Thread-safety: as the inner backend's, except launch_graph/take_graph_seconds: one thread.
 #pragma once
 #include "bench/support/cuda_event_pair.h"
 #include "engine/core/backend.h"
@@ -33,12 +35,14 @@ class ObservedBackend final : public Backend {
   void launch_graph(void* graph, void* stream) override;
   void destroy_graph(void* graph) override { inner_.destroy_graph(graph); }
 
-  double last_graph_seconds() const;
+  double take_graph_seconds();
 
  private:
   Backend& inner_;
   bool graphs_;
-  bool launched_ = false;
+  bool pending_ = false;  // a replay whose time is not yet read
+  int replays_ = 0;       // since the last take
+  double seconds_ = 0;    // read so far since the last take
   CudaEventPair events_;
 };
 

@@ -34,6 +34,9 @@ struct OpRow {
   double seconds = 0, flops = 0, bytes = 0;  // sums over every call of every step
 };
 
+// How a row is judged: GEMM-like when its label gave FLOPs (TFLOP/s), else bandwidth-bound (bytes, TB/s).
+inline bool op_is_compute(const OpRow& row) { return row.flops > 0; }
+
 class OpTimeline final : public ops::OpObserver {
  public:
   OpTimeline(const Queue& q, OpLabeler labeler);

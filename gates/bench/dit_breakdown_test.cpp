@@ -55,7 +55,7 @@ TEST(DitBreakdown, EveryOpOfAStepInItsRow) {
     EXPECT_EQ(row.calls % kSteps, 0) << row.label;
     EXPECT_GT(row.seconds, 0.0) << row.label;
     EXPECT_GT(row.bytes, 0.0) << row.label;
-    EXPECT_EQ(dit_op_is_compute(row), row.label.find("matmul_bt") != std::string::npos ||
+    EXPECT_EQ(op_is_compute(row), row.label.find("matmul_bt") != std::string::npos ||
                                           row.label == "block self_attention")
         << row.label;
     EXPECT_EQ(row.provider.rfind("cpu.", 0), 0u) << row.label << " ran on " << row.provider;
@@ -103,7 +103,7 @@ TEST(DitBreakdown, ObservedBackendForwardsAndCanTurnGraphsOff) {
   inner.copy(back.data(), p, 64, CopyKind::DeviceToHost, nullptr);
   EXPECT_EQ(back, src);
   inner.free(p);
-  EXPECT_THROW((void)eager.last_graph_seconds(), std::logic_error);
+  EXPECT_THROW((void)eager.take_graph_seconds(), std::logic_error);
 }
 
 }  // namespace

@@ -1,0 +1,193 @@
+#include "bench/support/step_breakdown.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include <unistd.h>
+
+#include "bench/support/copy_ceiling.h"
+#include "bench/support/observed_backend.h"
+#include "engine/cli/args.h"
+#include "engine/core/exit_code.h"
+#include "engine/ops/registry.h"
+#include "engine/runtime/device_pools.h"
+
+namespace music3::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void progress(const std::string& tool, const std::string& what) {
+  if (isatty(2)) std::cerr << "\r\033[K" << tool << ": " << what << std::flush;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Host seconds of `steps` calls of step (after 2 untimed), `after` run after each timed call.
+template <class After>
+std::vector<double> timed_steps(const std::function<void()>& step, int steps, After after) {
+  for (int i = 0; i < 2; ++i) step();
+  std::vector<double> call;
+  for (int i = 0; i < steps; ++i) {
+    const auto t0 = Clock::now();
+    step();
+    call.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    after();
+  }
+  return call;
+}
+
+struct RowView {
+  double calls, ms, share, us_per_call, tflops, tbps, of_copy;
+};
+
+RowView view(const OpRow& row, const StepBreakdown& m) {
+  const double n = std::max(1, m.steps), s = row.seconds / n;
+  RowView v{};
+  v.calls = double(row.calls) / n;
+  v.ms = s * 1e3;
+  v.share = m.ops_s > 0 ? s / m.ops_s : 0;
+  v.us_per_call = row.calls ? row.seconds / double(row.calls) * 1e6 : 0;
+  if (row.seconds > 0) {
+    v.tflops = row.flops / row.seconds / 1e12;
+    v.tbps = row.bytes / row.seconds / 1e12;
+    v.of_copy = m.copy_Bps > 0 ? row.bytes / row.seconds / m.copy_Bps : 0;
+  }
+  return v;
+}
+
+std::string line(const char* fmt, double a, double b = 0) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, fmt, a, b);
+  return buf;
+}
+
+}  // namespace
+
+StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabeler& labeler, int steps,
+                           const std::string& tool) {
+  StepBreakdown m;
+  runtime::shared_device_pool(q);  // the pool keeps the real backend, not the observed ones below
+  m.copy_Bps = q.device == DeviceType::CUDA ? cuda_copy_ceiling_Bps(q, size_t(1) << 30, 5)
+                                            : cpu_copy_ceiling_Bps(size_t(256) << 20, 3);
+  progress(tool, "graph replay, " + std::to_string(steps) + " steps");
+  {  // 1. production: the captured graphs
+    ObservedBackend observed(*q.backend, /*graphs=*/true);
+    Queue gq = q;
+    gq.backend = &observed;
+    const auto step = make_step(gq);
+    std::vector<double> replay;
+    m.graph_call_s = median(timed_steps(step, steps, [&] {
+      if (observed.supports_graphs()) replay.push_back(observed.take_graph_seconds());
+    }));
+    m.graph_s = median(replay);
+  }
+  progress(tool, "the same body op by op, " + std::to_string(steps) + " + " + std::to_string(steps) + " steps");
+  {  // 2. the same body op by op
+    ObservedBackend eager(*q.backend, /*graphs=*/false);
+    Queue eq = q;
+    eq.backend = &eager;
+    const auto step = make_step(eq);
+    m.eager_call_s = median(timed_steps(step, steps, [] {}));
+    OpTimeline timeline(eq, labeler);
+    for (int i = 0; i < steps; ++i) {
+      timeline.begin_step();
+      step();
+      timeline.end_step();
+    }
+    m.rows = timeline.rows();
+    m.steps = timeline.steps();
+    m.span_s = timeline.span_seconds() / std::max(1, m.steps);
+  }
+  for (const OpRow& row : m.rows) m.ops_s += row.seconds / std::max(1, m.steps);
+  if (isatty(2)) std::cerr << "\r\033[K";
+  return m;
+}
+
+void print_step_table(std::ostream& out, const StepBreakdown& m, const std::string& tool, const std::string& what) {
+  out << tool << ": " << what << "\n";
+  out << line("copy ceiling %.3f TB/s (read + written)\n", m.copy_Bps / 1e12);
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%-36s %6s %8s %7s %9s %8s %6s %7s  %s\n", "op", "calls", "ms/step", "share",
+                "us/call", "TFLOP/s", "TB/s", "of copy", "provider");
+  out << buf;
+  for (const OpRow& row : m.rows) {
+    const RowView v = view(row, m);
+    std::snprintf(buf, sizeof buf, "%-36s %6.0f %8.3f %6.1f%% %9.1f %8s %6.2f %6.0f%%  %s\n", row.label.c_str(),
+                  v.calls, v.ms, 100 * v.share, v.us_per_call,
+                  op_is_compute(row) ? line("%.1f", v.tflops).c_str() : "-", v.tbps, 100 * v.of_copy,
+                  row.provider.c_str());
+    out << buf;
+  }
+  out << line("sum of ops (eager, events around each op)       %8.3f ms\n", m.ops_s * 1e3);
+  out << line("eager span (first op start to last op end)      %8.3f ms  (gaps between ops %.3f ms)\n",
+              m.span_s * 1e3, (m.span_s - m.ops_s) * 1e3);
+  out << line("eager step (host clock, median)                 %8.3f ms\n", m.eager_call_s * 1e3);
+  if (m.graph_s <= 0) {
+    out << line("graph step (host clock, median)                 %8.3f ms  (no graph: this backend has none)\n",
+                m.graph_call_s * 1e3);
+    return;
+  }
+  out << line("graph replays (device, events around launches)  %8.3f ms  (graph - sum of ops %+.3f ms)\n",
+              m.graph_s * 1e3, (m.graph_s - m.ops_s) * 1e3);
+  out << line("graph step (host clock, median)                 %8.3f ms  (step - replays %.3f ms: uploads, "
+              "read-backs, host work)\n",
+              m.graph_call_s * 1e3, (m.graph_call_s - m.graph_s) * 1e3);
+}
+
+nlohmann::json step_json(const StepBreakdown& m, const std::string& what) {
+  nlohmann::json j;
+  j["what"] = what;
+  j["copy_ceiling_TBps"] = m.copy_Bps / 1e12;
+  j["steps"] = m.steps;
+  j["ops"] = nlohmann::json::array();
+  for (const OpRow& row : m.rows) {
+    const RowView v = view(row, m);
+    nlohmann::json r = {{"op", row.label},        {"provider", row.provider},   {"calls_per_step", v.calls},
+                        {"ms_per_step", v.ms},     {"share", v.share},           {"us_per_call", v.us_per_call},
+                        {"tbps", v.tbps},          {"of_copy_ceiling", v.of_copy}};
+    if (op_is_compute(row)) r["tflops"] = v.tflops;
+    j["ops"].push_back(r);
+  }
+  j["sum_of_ops_ms"] = m.ops_s * 1e3;
+  j["eager_span_ms"] = m.span_s * 1e3;
+  j["eager_call_ms"] = m.eager_call_s * 1e3;
+  j["graph_replay_ms"] = m.graph_s * 1e3;
+  j["graph_call_ms"] = m.graph_call_s * 1e3;
+  return j;
+}
+
+void apply_provider_flags(const std::string& enable, const std::string& disable) {
+  for (const auto& [names, on] : {std::pair{enable, true}, std::pair{disable, false}}) {
+    std::stringstream in(names);
+    std::string name;
+    while (std::getline(in, name, ','))
+      if (!name.empty()) ops::registry().set_enabled(name, on);
+  }
+}
+
+int step_tool_main(int argc, char** argv, const std::string& tool, const char* help,
+                   const std::function<int(const std::vector<std::string>&)>& run) {
+  try {
+    return run(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const cli::UsageError& e) {
+    std::cerr << tool << ": " << e.what() << "\n" << help;
+    return exit_code::kUsage;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << tool << ": " << e.what() << "\n";
+    return exit_code::kUsage;
+  } catch (const std::exception& e) {
+    std::cerr << tool << ": " << e.what() << "\n";
+    return exit_code::kSoftware;
+  }
+}
+
+}  // namespace music3::bench

@@ -1,0 +1,49 @@
+// Where one step of a model arm goes, for the *-step-breakdown tools (dit-step-breakdown, lm-step-breakdown): the
+// arm made twice on backends that wrap the queue's own (observed_backend.h),
+//  1. as production runs it (graphs on): the host clock around each step and the device time of its graph replays;
+//  2. with graphs off, so the same body is issued op by op, every op bracketed by events (op_timeline.h) and summed
+//     per label of `labeler`;
+// and the table or JSON that prints it: per label the calls per step, ms per step, share of the ops' sum, us per
+// call, the provider, TFLOP/s (rows with FLOPs) or TB/s and its fraction of the copy ceiling measured here; then the
+// ops' sum, the eager span (gaps between ops included), the graph replays' device time and the host-clock step.
+// Contract: make_step(queue) builds an arm on that queue and returns the callable that runs one step on it; two
+// untimed steps precede the timed ones of each part. A backend without graphs leaves graph_s at 0.
+// Thread-safety: one thread (the op observer is process-wide while a step is open).
+#pragma once
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/support/op_timeline.h"
+#include "engine/core/queue.h"
+
+namespace music3::bench {
+
+struct StepBreakdown {
+  std::vector<OpRow> rows;
+  int steps = 0;
+  double ops_s = 0, span_s = 0, eager_call_s = 0, graph_s = 0, graph_call_s = 0, copy_Bps = 0;  // per step
+};
+
+using StepOn = std::function<std::function<void()>(const Queue&)>;
+
+// `tool` names the progress line on a terminal (stderr).
+StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabeler& labeler, int steps,
+                           const std::string& tool);
+void print_step_table(std::ostream& out, const StepBreakdown& m, const std::string& tool, const std::string& what);
+nlohmann::json step_json(const StepBreakdown& m, const std::string& what);
+
+// The tools' --enable-providers / --disable-providers: comma-separated provider names switched on (opt-in ones)
+// or taken out of selection for the whole run.
+void apply_provider_flags(const std::string& enable, const std::string& disable);
+
+// main() of a *-step-breakdown tool: runs `run` on the arguments and maps what escapes it to the exit-code table
+// (engine/core/exit_code.h): cli::UsageError (printed with `help`) and std::invalid_argument to usage, anything
+// else to an internal error, each message prefixed by `tool`.
+int step_tool_main(int argc, char** argv, const std::string& tool, const char* help,
+                   const std::function<int(const std::vector<std::string>&)>& run);
+
+}  // namespace music3::bench
