@@ -66,6 +66,7 @@ TEST(LmBreakdown, EveryOpOfADecodeStepInItsRow) {
   }
   EXPECT_EQ(got, want);
   EXPECT_LE(sum / kSteps, m.span_s);
+  EXPECT_DOUBLE_EQ(m.ops_s, sum / kSteps);  // the ops' sum is per step, as every other figure of the table
   EXPECT_EQ(m.graph_s, 0.0);  // the CPU backend has no graphs
   for (const OpRow& row : m.rows) {
     if (row.label == "matmul_bt down") {
