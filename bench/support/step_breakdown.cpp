@@ -76,8 +76,12 @@ StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabe
                            const std::string& tool) {
   StepBreakdown m;
   runtime::shared_device_pool(q);  // the pool keeps the real backend, not the observed ones below
+#ifdef MUSIC3_WITH_CUDA
   m.copy_Bps = q.device == DeviceType::CUDA ? cuda_copy_ceiling_Bps(q, size_t(1) << 30, 5)
                                             : cpu_copy_ceiling_Bps(size_t(256) << 20, 3);
+#else
+  m.copy_Bps = cpu_copy_ceiling_Bps(size_t(256) << 20, 3);  // a build without CUDA has only CPU queues
+#endif
   progress(tool, "graph replay, " + std::to_string(steps) + " steps");
   {  // 1. production: the captured graphs
     ObservedBackend observed(*q.backend, /*graphs=*/true);

@@ -30,7 +30,10 @@ Conv conv(Normal& n, int out, int in, int kernel, bool transposed, float gain) {
   std::vector<float> row(row_len);
   for (int r = 0; r < rows; ++r) {
     double sq = 0;
-    for (auto& v : row) sq += double(v = n.next()) * v;
+    for (auto& v : row) {
+      v = n.next();
+      sq += double(v) * v;
+    }
     const float scale = gain * std::exp(0.25f * n.next()) / static_cast<float>(std::sqrt(sq));
     for (size_t j = 0; j < row_len; ++j) c.weight[size_t(r) * row_len + j] = to_bf16(row[j] * scale);
   }
