@@ -8,13 +8,6 @@
 namespace music3::bench {
 namespace {
 
-double bytes_of(std::initializer_list<const Tensor*> ts) {
-  double b = 0;
-  for (const Tensor* t : ts)
-    if (t->data) b += double(t->bytes());
-  return b;
-}
-
 std::string dims(int64_t m, int64_t n, int64_t k) {
   return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
 }
@@ -43,17 +36,17 @@ OpCost label(const acoustic::DitConfig& c, int64_t L, ops::OpId op, const void* 
     case OpId::MatmulBT: {
       const auto& p = *static_cast<const ops::MatmulBTArgs*>(args);
       const int64_t m = p.a.shape[0], n = p.b.shape[0], k = p.a.shape[1];
-      return {gemm_role(c, L, m, n, k), 2.0 * double(m) * double(n) * double(k), bytes_of({&p.a, &p.b, &p.out, &p.bias})};
+      return {gemm_role(c, L, m, n, k), 2.0 * double(m) * double(n) * double(k), tensor_bytes({&p.a, &p.b, &p.out, &p.bias})};
     }
     case OpId::LayerNorm: {
       const auto& p = *static_cast<const ops::LayerNormArgs*>(args);
       return {p.r.data ? "block add_layer_norm" : "block layer_norm", 0,
-              bytes_of({&p.x, &p.r, &p.w, &p.b, &p.h_out, &p.a_out})};
+              tensor_bytes({&p.x, &p.r, &p.w, &p.b, &p.h_out, &p.a_out})};
     }
     case OpId::SiluAndMul: {
       const auto& p = *static_cast<const ops::SiluAndMulArgs*>(args);
       const bool ff = p.out.shape[1] == c.ff_inner;
-      return {ff ? "block silu_and_mul ff" : "pre silu_and_mul time", 0, bytes_of({&p.gate_up, &p.out})};
+      return {ff ? "block silu_and_mul ff" : "pre silu_and_mul time", 0, tensor_bytes({&p.gate_up, &p.out})};
     }
     case OpId::Add: {
       const auto& p = *static_cast<const ops::AddArgs*>(args);
@@ -62,16 +55,16 @@ OpCost label(const acoustic::DitConfig& c, int64_t L, ops::OpId op, const void* 
                                : w == c.inner()         ? "block add residual (last block)"
                                : w == c.in_channels     ? "post add post_conv residual"
                                                         : "add " + p.out.describe();
-      return {role, 0, bytes_of({&p.a, &p.b, &p.out})};
+      return {role, 0, tensor_bytes({&p.a, &p.b, &p.out})};
     }
     case OpId::SelfAttention: {
       const auto& p = *static_cast<const ops::SelfAttentionArgs*>(args);
       const double S = double(p.qkv.shape[0]) / p.batch, D = double(p.out.shape[1]);
-      return {"block self_attention", 4.0 * p.batch * S * S * D, bytes_of({&p.qkv, &p.out, &p.cos, &p.sin})};
+      return {"block self_attention", 4.0 * p.batch * S * S * D, tensor_bytes({&p.qkv, &p.out, &p.cos, &p.sin})};
     }
     case OpId::PlaceRows: {
       const auto& p = *static_cast<const ops::PlaceRowsArgs*>(args);
-      return {"pre place_rows", 0, 2 * bytes_of({&p.src})};
+      return {"pre place_rows", 0, 2 * tensor_bytes({&p.src})};
     }
     default: return {ops::op_name(op), 0, 0};
   }

@@ -9,13 +9,6 @@
 namespace music3::bench {
 namespace {
 
-double bytes_of(std::initializer_list<const Tensor*> ts) {
-  double b = 0;
-  for (const Tensor* t : ts)
-    if (t->data) b += double(t->bytes());
-  return b;
-}
-
 std::string gemm_role(const lm::LmConfig& c, int64_t n, int64_t k) {
   const int64_t H = c.hidden, Q = c.q_width(), KV = c.kv_width(), F = c.intermediate;
   if (n == Q + 2 * KV && k == H) return "matmul_bt qkv";
@@ -33,28 +26,28 @@ OpCost label(const lm::LmConfig& c, int kv, ops::OpId op, const void* args) {
       const auto& p = *static_cast<const ops::MatmulBTArgs*>(args);
       const int64_t m = p.a.shape[0], n = p.b.shape[0], k = p.a.shape[1];
       return {gemm_role(c, n, k) + (m == 2 ? "" : " M " + std::to_string(m)),
-              2.0 * double(m) * double(n) * double(k), bytes_of({&p.a, &p.b, &p.out, &p.bias})};
+              2.0 * double(m) * double(n) * double(k), tensor_bytes({&p.a, &p.b, &p.out, &p.bias})};
     }
     case OpId::RmsNorm: {
       const auto& p = *static_cast<const ops::RmsNormArgs*>(args);
-      return {"rms_norm", 0, bytes_of({&p.x, &p.w, &p.out})};
+      return {"rms_norm", 0, tensor_bytes({&p.x, &p.w, &p.out})};
     }
     case OpId::AddRmsNorm: {
       const auto& p = *static_cast<const ops::AddRmsNormArgs*>(args);
-      return {"add_rms_norm", 0, bytes_of({&p.x, &p.r, &p.w, &p.h_out, &p.a_out})};
+      return {"add_rms_norm", 0, tensor_bytes({&p.x, &p.r, &p.w, &p.h_out, &p.a_out})};
     }
     case OpId::QkNormRope: {
       const auto& p = *static_cast<const ops::QkNormRopeArgs*>(args);
-      return {"qk_norm_rope", 0, 2 * bytes_of({&p.x}) + bytes_of({&p.q_norm, &p.k_norm})};
+      return {"qk_norm_rope", 0, 2 * tensor_bytes({&p.x}) + tensor_bytes({&p.q_norm, &p.k_norm})};
     }
     case OpId::SiluAndMul: {
       const auto& p = *static_cast<const ops::SiluAndMulArgs*>(args);
-      return {"silu_and_mul", 0, bytes_of({&p.gate_up, &p.out})};
+      return {"silu_and_mul", 0, tensor_bytes({&p.gate_up, &p.out})};
     }
     case OpId::GqaAttention: {
       const auto& p = *static_cast<const ops::GqaAttentionArgs*>(args);
       const double rows = double(p.qkv.shape[0]), prefix = 2.0 * rows * kv * c.kv_width() * 2;  // K and V, bf16
-      return {"gqa_attention", 0, prefix + bytes_of({&p.qkv, &p.out})};
+      return {"gqa_attention", 0, prefix + tensor_bytes({&p.qkv, &p.out})};
     }
     default: return {ops::op_name(op), 0, 0};
   }

@@ -13,10 +13,12 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "engine/core/queue.h"
+#include "engine/core/tensor.h"
 #include "engine/ops/op_observer.h"
 
 namespace music3::bench {
@@ -33,6 +35,15 @@ struct OpRow {
   int64_t calls = 0;
   double seconds = 0, flops = 0, bytes = 0;  // sums over every call of every step
 };
+
+// The bytes an op call moves, for a labeler: the sum of the given tensors' sizes, each counted once; tensors
+// without data (optional arguments left out) count 0.
+inline double tensor_bytes(std::initializer_list<const Tensor*> ts) {
+  double b = 0;
+  for (const Tensor* t : ts)
+    if (t->data) b += double(t->bytes());
+  return b;
+}
 
 // How a row is judged: GEMM-like when its label gave FLOPs (TFLOP/s), else bandwidth-bound (bytes, TB/s).
 inline bool op_is_compute(const OpRow& row) { return row.flops > 0; }
