@@ -19,8 +19,6 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include "bench/acoustic/dit_op_costs.h"
 #include "bench/support/step_breakdown.h"
 #include "engine/cli/args.h"
@@ -44,11 +42,6 @@ constexpr const char* kHelp =
     "  --disable-providers  comma-separated provider names taken out of selection for the run\n"
     "  --json               one JSON object instead of the table\n";
 
-// A progress line on a terminal (stderr), overwritten by the next; nothing when stderr is not a terminal.
-void progress(const std::string& what) {
-  if (isatty(2)) std::cerr << "\r\033[Kdit-step-breakdown: " << what << std::flush;
-}
-
 int run_main(const std::vector<std::string>& argv) {
   const cli::Args a(argv, {"--device", "--geometry", "--length", "--steps", "--enable-providers", "--disable-providers"}, {"--json", "--help"});
   if (a.has("--help")) {
@@ -61,7 +54,7 @@ int run_main(const std::vector<std::string>& argv) {
     std::cerr << "dit-step-breakdown: --device cuda: no CUDA device in this build or on this machine\n";
     return exit_code::kDeviceRefused;
   }
-  progress("drawing the " + geometry + " synthetic weights");
+  tool_progress("dit-step-breakdown", "drawing the " + geometry + " synthetic weights");
   const acoustic::DitWeights w = acoustic::synthetic_dit_weights(acoustic::dit_geometry(geometry), 0);
   const int64_t L = a.get_int_or("--length", 689, 1, 1 << 20);
   const int steps = static_cast<int>(a.get_int_or("--steps", 20, 1, 100000));

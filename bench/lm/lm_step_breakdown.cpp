@@ -12,8 +12,6 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include "bench/lm/lm_bench_weights.h"
 #include "bench/lm/lm_op_costs.h"
 #include "bench/support/step_breakdown.h"
@@ -70,7 +68,7 @@ int run_main(const std::vector<std::string>& argv) {
   const int kv = static_cast<int>(a.get_int_or("--kv", 300, 1, 9000));
   const int steps = static_cast<int>(a.get_int_or("--steps", 20, 1, 1000));
   apply_provider_flags(a.get_or("--enable-providers", ""), a.get_or("--disable-providers", ""));
-  if (isatty(2)) std::cerr << "\r\033[Klm-step-breakdown: drawing the " << geometry << " synthetic weights" << std::flush;
+  tool_progress("lm-step-breakdown", "drawing the " + geometry + " synthetic weights");
   const lm::LmConfig cfg = lm_bench_geometry(geometry);
   const lm::LmWeights w = synthetic_lm_weights(cfg, kWeightSeed);
   const size_t H = size_t(cfg.hidden);

@@ -22,10 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void progress(const std::string& tool, const std::string& what) {
-  if (isatty(2)) std::cerr << "\r\033[K" << tool << ": " << what << std::flush;
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
@@ -72,6 +68,10 @@ std::string line(const char* fmt, double a, double b = 0) {
 
 }  // namespace
 
+void tool_progress(const std::string& tool, const std::string& what) {
+  if (isatty(2)) std::cerr << "\r\033[K" << tool << ": " << what << std::flush;
+}
+
 StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabeler& labeler, int steps,
                            const std::string& tool) {
   StepBreakdown m;
@@ -82,7 +82,7 @@ StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabe
 #else
   m.copy_Bps = cpu_copy_ceiling_Bps(size_t(256) << 20, 3);  // a build without CUDA has only CPU queues
 #endif
-  progress(tool, "graph replay, " + std::to_string(steps) + " steps");
+  tool_progress(tool, "graph replay, " + std::to_string(steps) + " steps");
   {  // 1. production: the captured graphs
     ObservedBackend observed(*q.backend, /*graphs=*/true);
     Queue gq = q;
@@ -94,7 +94,7 @@ StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabe
     }));
     m.graph_s = median(replay);
   }
-  progress(tool, "the same body op by op, " + std::to_string(steps) + " + " + std::to_string(steps) + " steps");
+  tool_progress(tool, "the same body op by op, " + std::to_string(steps) + " + " + std::to_string(steps) + " steps");
   {  // 2. the same body op by op
     ObservedBackend eager(*q.backend, /*graphs=*/false);
     Queue eq = q;

@@ -30,7 +30,10 @@ struct StepBreakdown {
 
 using StepOn = std::function<std::function<void()>(const Queue&)>;
 
-// `tool` names the progress line on a terminal (stderr).
+// A progress line on a terminal (stderr), "tool: what", overwritten by the next; nothing when stderr is not one.
+void tool_progress(const std::string& tool, const std::string& what);
+
+// `tool` names the progress lines.
 StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabeler& labeler, int steps,
                            const std::string& tool);
 void print_step_table(std::ostream& out, const StepBreakdown& m, const std::string& tool, const std::string& what);
