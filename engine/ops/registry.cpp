@@ -28,6 +28,7 @@ std::string op_name(OpId op) {
     case OpId::SelfAttention: return "self_attention";
     case OpId::PlaceRows: return "place_rows";
     case OpId::QkNormRope: return "qk_norm_rope";
+    case OpId::GuidedEuler: return "guided_euler";
     case OpId::kCount: break;
   }
   return "op#" + std::to_string(static_cast<int>(op));

@@ -60,6 +60,7 @@ enum class OpId : uint8_t {
   SelfAttention,
   PlaceRows,
   QkNormRope,
+  GuidedEuler,
   kCount
 };
 std::string op_name(OpId op);

@@ -11,12 +11,15 @@
 //    each arm staged once, every tensor but time_proj;
 //  - selection: a Device request stages, Auto and Host on a CPU queue keep the host arm, and every other device
 //    type (Tenstorrent included) is refused by name, never served by the host arm;
-//  - repeatability: two runs of the loop on the device arms give identical latents (CPU: on 1 and 2 threads).
+//  - repeatability: two runs of the loop on the device arms give identical latents (CPU: on 1 and 2 threads);
+//  - the device loop: DitDeviceArm::run_steps (the window's steps kept on the device) gives the bits of the loop's
+//    host steps over the same arm's velocities(), both windows of a two-window run, every geometry.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "engine/models/music3/acoustic/acoustic_selector.h"
 #include "engine/models/music3/acoustic/acoustic_stage.h"
@@ -86,12 +89,30 @@ struct LoopRun {
   runtime::ArmInstruments enc_ins, dit_ins;
   int64_t encodes = 0, dit_forwards = 0;
   ArmKind enc_kind = ArmKind::Host, dit_kind = ArmKind::Host;
+  std::vector<int64_t> progress;  // 1000 * window + step, per progress callback
 };
 
 constexpr int kLoopSteps = 3;
 constexpr int64_t kLoopFrames = 250;
 
-LoopRun run_loop(const AcousticCase& c, const Queue& q) {
+// The DiT arm with its own loop (run_steps) hidden, so the window loop runs the steps on the host over its
+// velocities(): the reference the device loop must equal bit for bit.
+class HostStepsOver final : public acoustic::DitArm {
+ public:
+  explicit HostStepsOver(acoustic::DitArm& arm) : arm_(arm) {}
+  acoustic::VelocityPair velocities(const bf16* x, int64_t length, bf16 t, const bf16* cond) override {
+    return arm_.velocities(x, length, t, cond);
+  }
+  int64_t latent_channels() const override { return arm_.latent_channels(); }
+  int64_t cond_channels() const override { return arm_.cond_channels(); }
+  int64_t forwards() const override { return arm_.forwards(); }
+  ArmKind kind() const override { return arm_.kind(); }
+
+ private:
+  acoustic::DitArm& arm_;
+};
+
+LoopRun run_loop(const AcousticCase& c, const Queue& q, bool host_steps = false) {
   const auto enc_w = load_encoder_case(c);
   const auto dit_w = load_dit_case(c);
   const int64_t width = enc_w.cfg.frame_width();
@@ -103,7 +124,10 @@ LoopRun run_loop(const AcousticCase& c, const Queue& q) {
   const auto dit = acoustic::make_dit_arm(dit_w, q, ArmRequest::Device, r.dit_ins);
   acoustic::AcousticOptions o;
   o.steps = kLoopSteps;
-  r.result = acoustic::run_acoustic(*enc, *dit, frames.data(), kLoopFrames, width, acoustic::NoiseSource::drawn(7), o);
+  o.progress = [&r](int64_t window, int64_t, int step, int) { r.progress.push_back(1000 * window + step); };
+  HostStepsOver host_stepped(*dit);
+  acoustic::DitArm& stepped = host_steps ? static_cast<acoustic::DitArm&>(host_stepped) : *dit;
+  r.result = acoustic::run_acoustic(*enc, stepped, frames.data(), kLoopFrames, width, acoustic::NoiseSource::drawn(7), o);
   r.encodes = enc->forwards();
   r.dit_forwards = dit->forwards();
   r.enc_kind = enc->kind();
@@ -135,6 +159,34 @@ TEST(AcousticDevice, TheLoopCallsTheDeviceArmsAndTheDeclaredOpsRan) {
   EXPECT_EQ(ran, declared);
   record("acoustic.reachability" + gate_variant(), kLoopCase.name(), "declared_ops.equal_ran", ran == declared, 1,
          BoundKind::Lower);
+}
+
+// The device arm's own loop (x kept on the device, guided_euler, the re-noised overlap from tables) against the
+// loop's host steps over the same arm's velocities(): every latent of both windows (the second re-noises its
+// overlap every step) equal, on every geometry, and the progress callback seen once per step in order.
+TEST(AcousticDevice, TheDeviceLoopGivesTheHostStepsBits) {
+  for (const std::string geometry : {"realhead", "odd", "tiny", "quiet"}) {
+    const AcousticCase c{geometry, 0};
+    SCOPED_TRACE(c.name());
+    const LoopRun device = run_loop(c, gate_queue()), host = run_loop(c, gate_queue(), /*host_steps=*/true);
+    ASSERT_EQ(device.result.windows.size(), 2u);
+    ASSERT_EQ(host.result.windows.size(), 2u);
+    EXPECT_GT(device.result.windows[1].overlap, 0) << "the second window must re-noise an overlap";
+    size_t differing = 0, total = 0;
+    for (size_t k = 0; k < 2; ++k) {
+      const auto& a = device.result.windows[k].latents;
+      const auto& b = host.result.windows[k].latents;
+      ASSERT_EQ(a.size(), b.size());
+      for (size_t i = 0; i < a.size(); ++i) differing += a[i].bits != b[i].bits;
+      total += a.size();
+    }
+    EXPECT_EQ(differing, 0u) << "of " << total << " latents";
+    EXPECT_EQ(device.dit_forwards, host.dit_forwards);
+    EXPECT_EQ(device.progress, (std::vector<int64_t>{0, 1, 2, 1000, 1001, 1002}));
+    EXPECT_EQ(device.progress, host.progress);
+    record("acoustic.device_loop" + gate_variant(), c.name(), "latents.differing_from_host_steps", double(differing), 0,
+           BoundKind::Upper);
+  }
 }
 
 TEST(AcousticDevice, ResidentDtypesAndStagingOnce) {

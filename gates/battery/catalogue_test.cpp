@@ -3,10 +3,16 @@
 // the committed catalogues parse against the current source tree.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -192,6 +198,48 @@ TEST(CommittedCatalogues, ParseAgainstTheSourceTree) {
     vocoder_steps += vocoder;
   }
   EXPECT_EQ(vocoder_steps, 1);
+}
+
+// Sharding by component: the costliest first, each to the least-loaded shard; a component without a cost counts
+// 8 s per mutation; fewer components than shards falls back to positions k, k + n, ...
+TEST(ComponentShards, WholeComponentsDealtOutByCost) {
+  using music3::battery::Mutation;
+  using music3::battery::Shard;
+  Catalogue c;
+  for (const auto& [id, component] : std::vector<std::pair<std::string, std::string>>{
+           {"a1", "a"}, {"b1", "b"}, {"a2", "a"}, {"c1", "c"}, {"c2", "c"}, {"d1", "d"}}) {
+    Mutation m;
+    m.id = id;
+    m.component = component;
+    c.mutations.push_back(m);
+  }
+  c.component_cost_s = {{"a", 10}, {"b", 7}, {"c", 5}};  // d: 1 mutation x 8 s
+  using V = std::vector<std::string>;
+  // a 10 -> 0; d 8 -> 1; b 7 -> 1 (15); c 5 -> 0 (15).
+  EXPECT_EQ(ids(select_mutations(c, {"", Shard{0, 2}, "", ""})), (V{"a1", "a2", "c1", "c2"}));
+  EXPECT_EQ(ids(select_mutations(c, {"", Shard{1, 2}, "", ""})), (V{"b1", "d1"}));
+  const auto merged = select_mutations(c, {"", Shard{1, 2}, "", ""});
+  EXPECT_EQ(merged[0].position, 1u) << "positions stay those of the unsharded selection";
+  // Five shards, four components: positions k, k + 5.
+  EXPECT_EQ(ids(select_mutations(c, {"", Shard{0, 5}, "", ""})), (V{"a1", "d1"}));
+  EXPECT_EQ(ids(select_mutations(c, {"", Shard{4, 5}, "", ""})), (V{"c2"}));
+}
+
+// The committed catalogues: every component has a measured cost, and the two CPU shards cost within 10 % of
+// each other.
+TEST(CommittedCatalogues, EveryComponentHasACostAndTwoShardsBalance) {
+  const char* src = std::getenv("MUSIC3_SOURCE_DIR");
+  ASSERT_NE(src, nullptr) << "MUSIC3_SOURCE_DIR is set by ctest";
+  const Catalogue c = music3::battery::load_catalogue(std::string(src) + "/mutations/catalogue", src);
+  for (const auto& m : c.mutations) EXPECT_TRUE(c.component_cost_s.count(m.component)) << m.component;
+  double total = 0, cost[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    std::set<std::string> components;
+    for (const auto& m : select_mutations(c, {"", music3::battery::Shard{k, 2}, "", ""})) components.insert(m.component);
+    for (const auto& comp : components) cost[k] += c.component_cost_s.at(comp);
+    total += cost[k];
+  }
+  EXPECT_LT(std::abs(cost[0] - cost[1]), 0.1 * total) << cost[0] << " s vs " << cost[1] << " s";
 }
 
 TEST_F(CatalogueTest, SetupStepsRunForTheirOwnFilesGates) {

@@ -10,6 +10,7 @@
 
 #include "engine/core/bf16.h"
 #include "engine/ops/ops.h"
+#include "engine/ops/flow_ops.h"
 #include "engine/ops/lm_ops.h"
 #include "engine/ops/transformer_ops.h"
 #include "engine/ops/vocoder_ops.h"
@@ -259,7 +260,8 @@ TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
        [&] {
          qk_norm_rope(q, {t(DType::BF16, {2, 64}), t(DType::BF16, {16}), t(DType::BF16, {16}), t(DType::BF16, {8, 16}),
                           t(DType::BF16, {8, 16}), t(DType::I32, {1}), 2, 1, 2, 1e-6f});
-       }}};
+       }},
+      {"guided_euler", [&] { guided_euler(q, t(DType::BF16, {4, 64}), x, 1.7f, -0.03f); }}};
   ASSERT_EQ(calls.size(), static_cast<size_t>(OpId::kCount));
   for (const auto& [op, call] : calls) {
     try {

@@ -133,7 +133,7 @@ namespace {
 void add_setup_and_gates(const json& j, const std::string& file, Catalogue& c,
                          std::map<std::string, std::string>& gate_source) {
   const std::string source = file.empty() ? "" : file + ": ";
-  require_keys(j, source + "top level", {"gates", "mutations"}, {"setup"});
+  require_keys(j, source + "top level", {"gates", "mutations"}, {"setup", "battery_cost_s"});
   const size_t first_step = c.setup.size();
   if (j.contains("setup")) {
     if (!j.at("setup").is_array()) fail("setup", "must be an array");
@@ -156,6 +156,11 @@ void add_setup_and_gates(const json& j, const std::string& file, Catalogue& c,
 void add_mutations(const json& j, const std::string& repo_root, const std::string& component, Catalogue& c,
                    std::set<std::string>& ids) {
   if (!j.at("mutations").is_array()) fail("mutations", "must be an array");
+  if (j.contains("battery_cost_s")) {
+    const json& cost = j.at("battery_cost_s");
+    if (!cost.is_number() || !(cost.get<double>() > 0)) fail("battery_cost_s", "must be a number of seconds > 0");
+    c.component_cost_s[component] = cost.get<double>();
+  }
   for (size_t i = 0; i < j.at("mutations").size(); ++i) {
     Mutation m = parse_mutation(j.at("mutations")[i], i, c, repo_root);
     m.component = component;
@@ -219,6 +224,35 @@ std::set<std::string> only_ids(const std::string& only) {
   return ids;
 }
 
+namespace {
+
+// The shard of each component of `selected` (select_mutations' rule), or {} when there is no shard or fewer
+// components than shards.
+std::map<std::string, int> component_shards(const Catalogue& c, const std::vector<Mutation>& selected,
+                                            const std::optional<Shard>& shard) {
+  if (!shard) return {};
+  std::map<std::string, size_t> count;
+  for (const auto& m : selected) ++count[m.component];
+  if (count.size() < static_cast<size_t>(shard->n)) return {};
+  std::vector<std::pair<double, std::string>> by_cost;
+  for (const auto& [component, n] : count) {
+    auto it = c.component_cost_s.find(component);
+    by_cost.push_back({it != c.component_cost_s.end() ? it->second : kDefaultMutationCostS * double(n), component});
+  }
+  std::sort(by_cost.begin(), by_cost.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  std::vector<double> load(static_cast<size_t>(shard->n), 0.0);
+  std::map<std::string, int> out;
+  for (const auto& [cost, component] : by_cost) {
+    const auto k = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+    load[static_cast<size_t>(k)] += cost;
+    out[component] = k;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s) {
   if (!s.component.empty()) {
     std::set<std::string> known;
@@ -244,9 +278,12 @@ std::vector<Mutation> select_mutations(const Catalogue& c, const Selection& s) {
       by_label.back().position = by_label.size() - 1;
     }
   }
+  const std::map<std::string, int> shard_of = component_shards(c, by_label, s.shard);
   std::vector<Mutation> out;
   for (const auto& m : by_label) {
-    if (s.shard && static_cast<int>(m.position % static_cast<size_t>(s.shard->n)) != s.shard->k) continue;
+    if (s.shard && (shard_of.empty() ? static_cast<int>(m.position % static_cast<size_t>(s.shard->n))
+                                     : shard_of.at(m.component)) != s.shard->k)
+      continue;
     if (!only.empty() && !only.count(m.id)) continue;
     out.push_back(m);
   }

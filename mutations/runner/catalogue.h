@@ -62,7 +62,7 @@ struct Mutation {
   std::string reason;  // why an expected survivor is a known residual
   std::string description;
   // Set by select_mutations(): the index in the run's selection before --shard and --only, so that
-  // shard k/n holds positions k, k+n, ... and merged shards line up with one unsharded run.
+  // merged shards line up with one unsharded run.
   size_t position = 0;
 };
 
@@ -70,7 +70,12 @@ struct Catalogue {
   std::vector<SetupStep> setup;
   std::map<std::string, Gate> gates;
   std::vector<Mutation> mutations;
+  // Per component, what its CPU battery costs on the 2-core CI machine in seconds (the catalogue file's optional
+  // "battery_cost_s": its mutations' seconds, its gates' seconds twice (baseline and final check) and its setup,
+  // measured in a whole-catalogue run); a component without it counts kDefaultMutationCostS per mutation.
+  std::map<std::string, double> component_cost_s;
 };
+inline constexpr double kDefaultMutationCostS = 8.0;
 
 // One catalogue document; `component` is given to every mutation in it.
 Catalogue parse_catalogue(const nlohmann::json& j, const std::string& repo_root, const std::string& component = "");
@@ -83,7 +88,10 @@ struct Shard {
 
 // --component first ("" = all; an unknown component throws), then the in-diff ids (when set:
 // only those), then "cpu": mutations whose gates all carry label cpu, "gpu": the others, "" = all;
-// then the shard (position % n == k), then --only (one id or a comma-separated list). An unknown --only id throws.
+// then the shard, then --only (one id or a comma-separated list). An unknown --only id throws.
+// Shard k/n: when the selection spans at least n components, whole components, dealt out by cost (the costliest
+// first, each to the shard with the least cost so far; ties by name, then by lower k), so that each shard runs a
+// component's setup and baseline gates once and the two shards cost about the same; otherwise positions k, k + n, ...
 struct Selection {
   std::string label;
   std::optional<Shard> shard;

@@ -25,6 +25,7 @@ void register_cpu_providers(OpRegistry& r) {
   r.add({"cpu.self_attention", OpId::SelfAttention, DeviceType::CPU, 0, self_attention_cpu});
   r.add({"cpu.place_rows", OpId::PlaceRows, DeviceType::CPU, 0, place_rows_cpu});
   r.add({"cpu.qk_norm_rope", OpId::QkNormRope, DeviceType::CPU, 0, qk_norm_rope_cpu});
+  r.add({"cpu.guided_euler", OpId::GuidedEuler, DeviceType::CPU, 0, guided_euler_cpu});
 }
 
 }  // namespace music3::ops

@@ -44,6 +44,7 @@ void self_attention_cudnn_cuda(const Queue& q, const void* args);
 bool self_attention_cudnn_supports(const void* args);  // D a multiple of 8 up to 128, qkv and out 16-byte aligned
 #endif
 void place_rows_cuda(const Queue& q, const void* args);
+void guided_euler_cuda(const Queue& q, const void* args);
 void qk_norm_rope_cuda(const Queue& q, const void* args);
 bool matmul_bt_cublaslt_supports(const void* args);  // a bias
 void matmul_bt_cublaslt_cuda(const Queue& q, const void* args);

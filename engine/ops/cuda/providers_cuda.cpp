@@ -53,6 +53,7 @@ void register_cuda_providers(OpRegistry& r) {
          self_attention_cudnn_supports});
 #endif
   r.add({"cuda.place_rows", OpId::PlaceRows, DeviceType::CUDA, 0, place_rows_cuda});
+  r.add({"cuda.guided_euler", OpId::GuidedEuler, DeviceType::CUDA, 0, guided_euler_cuda});
   r.add({"cuda.qk_norm_rope", OpId::QkNormRope, DeviceType::CUDA, 0, qk_norm_rope_cuda});
 }
 

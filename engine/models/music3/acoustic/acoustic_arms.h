@@ -13,6 +13,7 @@
 // An arm is used by one thread at a time; forwards() counts model evaluations (one per branch).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "engine/core/bf16.h"
@@ -36,10 +37,32 @@ struct VelocityPair {
   std::vector<bf16> unconditional;  // [latent_channels][length]
 };
 
+// One window's N guided Euler steps as AcousticWindowLoop hands them to an arm that runs them itself
+// (acoustic_stage.h's order per step i: the overlap re-noised to t_i = bf16(sigma_i), both branches, guidance, the
+// Euler update).
+struct WindowSteps {
+  int64_t length = 0;                          // L
+  const bf16* cond = nullptr;                  // [L][cond_channels], the spliced condition
+  const std::vector<float>* sigmas = nullptr;  // flow_sigmas(N): N + 1 values
+  int64_t overlap = 0;                         // ov: the columns re-noised every step (0: none)
+  const bf16* noise_prompt = nullptr;          // [latent_channels][ov]
+  const bf16* carried = nullptr;               // [latent_channels][carried_length]
+  int64_t carried_length = 0;
+  std::function<void(int step)> after_step;    // once step i's update is done, steps in order
+};
+
 class DitArm {
  public:
   virtual ~DitArm() = default;
   virtual VelocityPair velocities(const bf16* x, int64_t length, bf16 t, const bf16* cond) = 0;
+  // Runs the window's steps where the arm's velocities are and returns true, x [latent_channels][length] in and
+  // out, with the bits of the loop's own steps over velocities() (guidance and Euler in engine/ops/flow_math.h's
+  // arithmetic); forwards() moves by 2 per step. The default returns false: the loop runs the steps on the host.
+  virtual bool run_steps(bf16* x, const WindowSteps& steps) {
+    (void)x;
+    (void)steps;
+    return false;
+  }
   virtual int64_t latent_channels() const = 0;
   virtual int64_t cond_channels() const = 0;
   virtual int64_t forwards() const = 0;

@@ -1,5 +1,7 @@
 #include "engine/models/music3/acoustic/acoustic_scheduler.h"
 
+#include "engine/ops/flow_math.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -29,10 +31,7 @@ float euler_dt(const std::vector<float>& sigmas, int step) {
 
 void euler_step(bf16* x, const bf16* v, int64_t n, float dt) {
   const float dt_bf16 = round_bf16(dt);
-  for (int64_t i = 0; i < n; ++i) {
-    const float update = round_bf16(dt_bf16 * to_f32(v[i]));
-    x[i] = to_bf16(to_f32(x[i]) + update);
-  }
+  for (int64_t i = 0; i < n; ++i) x[i] = to_bf16(flow::euler_update(to_f32(x[i]), to_f32(v[i]), dt_bf16));
 }
 
 }  // namespace music3::acoustic

@@ -19,6 +19,24 @@ void expect_size(const std::vector<bf16>& v, int64_t expected, const std::string
                                           std::to_string(expected));
 }
 
+// The steps on the host over the arm's velocities(): x [channels][L] updated in place.
+void host_steps(DitArm& dit, std::vector<bf16>& x, const WindowSteps& w) {
+  const int64_t channels = dit.latent_channels(), L = w.length, ov = w.overlap;
+  const std::vector<float>& sigmas = *w.sigmas;
+  const int steps = static_cast<int>(sigmas.size()) - 1;
+  std::vector<bf16> v(x.size());
+  for (int i = 0; i < steps; ++i) {
+    const bf16 t = timestep(sigmas, i);
+    if (ov > 0) renoise_overlap(x.data(), L, w.noise_prompt, w.carried, w.carried_length, ov, channels, t);
+    const VelocityPair pair = dit.velocities(x.data(), L, t, w.cond);
+    expect_size(pair.conditional, channels * L, "the DiT (conditional branch)");
+    expect_size(pair.unconditional, channels * L, "the DiT (unconditional branch)");
+    guide(pair.conditional.data(), pair.unconditional.data(), v.data(), channels * L);
+    euler_step(x.data(), v.data(), channels * L, euler_dt(sigmas, i));
+    if (w.after_step) w.after_step(i);
+  }
+}
+
 }  // namespace
 
 AcousticWindowLoop::AcousticWindowLoop(ConditionEncoderArm& encoder, DitArm& dit, int64_t frame_width,
@@ -57,17 +75,11 @@ AcousticWindow AcousticWindowLoop::run_window(int64_t start, const bf16* hiddens
   std::vector<bf16> noise_prompt(static_cast<size_t>(channels * ov));
   splice_columns(noise_prompt.data(), ov, x.data(), L, ov, channels);
 
-  std::vector<bf16> v(x.size());
-  for (int i = 0; i < options_.steps; ++i) {
-    const bf16 t = timestep(sigmas_, i);
-    if (ov > 0) renoise_overlap(x.data(), L, noise_prompt.data(), carry.latents.data(), carry.length, ov, channels, t);
-    const VelocityPair pair = dit_.velocities(x.data(), L, t, cond.data());
-    expect_size(pair.conditional, channels * L, "the DiT (conditional branch)");
-    expect_size(pair.unconditional, channels * L, "the DiT (unconditional branch)");
-    guide(pair.conditional.data(), pair.unconditional.data(), v.data(), channels * L);
-    euler_step(x.data(), v.data(), channels * L, euler_dt(sigmas_, i));
-    if (options_.progress) options_.progress(k, windows, i, options_.steps);
-  }
+  WindowSteps steps{L, cond.data(), &sigmas_, ov, noise_prompt.data(), carry.latents.data(), carry.length,
+                    [&](int i) {
+                      if (options_.progress) options_.progress(k, windows, i, options_.steps);
+                    }};
+  if (!dit_.run_steps(x.data(), steps)) host_steps(dit_, x, steps);
   if (ov > 0) splice_columns(x.data(), L, carry.latents.data(), carry.length, ov, channels);
 
   const Span span = carry_span(L);

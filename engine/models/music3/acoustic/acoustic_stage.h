@@ -4,7 +4,8 @@
 //   cond = encoder.encode(frames of the window, n, L = latent_length(n)); with a carry from window k-1, its first
 //   ov = min(carried, L) rows become the carried condition rows; x = the window's noise (acoustic_noise.h) and
 //   noise_prompt = its first ov columns; then for each of the N steps: the overlap is re-noised to t = bf16(sigma_i),
-//   the DiT gives both branches at (x, t, cond), v = guide(v_c, v_u), x = euler_step(x, v, dt_i); after the steps
+//   the DiT gives both branches at (x, t, cond), v = guide(v_c, v_u), x = euler_step(x, v, dt_i) (the steps run by
+//   the DiT arm where it has its own loop, DitArm::run_steps, with the same bits; else here over velocities()); after the steps
 //   the first ov columns become the carried latents exactly; the carry is x[:, a:b] and cond[a:b] for
 //   [a, b) = carry_span(L). Each window's latents are returned whole (uncropped), as the vocoder's stitching
 //   (engine/models/music3/vocoder/vocoder_stitch.h) takes them.

@@ -1,12 +1,17 @@
 #include "engine/models/music3/acoustic/dit_device_arm.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
+#include "engine/models/music3/acoustic/acoustic_guidance.h"
+#include "engine/models/music3/acoustic/acoustic_scheduler.h"
+#include "engine/models/music3/acoustic/acoustic_windows.h"
 #include "engine/models/music3/acoustic/dit_host_arm.h"
 #include "engine/models/music3/acoustic/dit_host_math.h"
+#include "engine/ops/flow_ops.h"
 #include "engine/ops/ops.h"
 #include "engine/ops/transformer_ops.h"
 
@@ -20,10 +25,19 @@ Tensor as_matrix(Tensor t) {  // a 1x1 conv weight [out, in, 1] as [out, in]
   return t;
 }
 
-// Every op forward() issues.
-constexpr ops::OpId kOps[] = {ops::OpId::PlaceRows, ops::OpId::MatmulBT,  ops::OpId::Add,
-                              ops::OpId::SiluAndMul, ops::OpId::LayerNorm, ops::OpId::SelfAttention};
+// Every op forward() and run_steps() issue.
+constexpr ops::OpId kOps[] = {ops::OpId::PlaceRows, ops::OpId::MatmulBT,    ops::OpId::Add,
+                              ops::OpId::SiluAndMul, ops::OpId::LayerNorm,   ops::OpId::GuidedEuler,
+                              ops::OpId::SelfAttention};
 constexpr int kBranches = 2;  // conditional, unconditional
+
+// Both branches' Fourier rows of timestep t, [2][fourier_dim].
+std::vector<bf16> branch_fourier_rows(const DitWeights& w, bf16 t) {
+  const std::vector<bf16> f = dit_fourier_features(w, t);
+  std::vector<bf16> rows(f.size() * kBranches);
+  for (int b = 0; b < kBranches; ++b) std::copy(f.begin(), f.end(), rows.begin() + b * static_cast<int64_t>(f.size()));
+  return rows;
+}
 }  // namespace
 
 std::span<const ops::OpId> DitDeviceArm::ops() { return kOps; }
@@ -101,6 +115,8 @@ void DitDeviceArm::size_for(int64_t L) {
   be.copy(sin_.data, sin.data(), sin_.bytes(), CopyKind::HostToDevice, q_.stream);
   q_.synchronize();  // the host staging vectors go when this returns
   cond_host_.clear();
+  step_tables_.reset();
+  steps_ = 0;
   length_ = L;
   graph_ = std::make_unique<runtime::FrameGraph>(q_, 1);
   held_.note_pool_stats();
@@ -143,24 +159,39 @@ void DitDeviceArm::forward() {
   ops::add(q_, p_, y_, out_);
 }
 
-VelocityPair DitDeviceArm::velocities(const bf16* x, int64_t length, bf16 t, const bf16* cond) {
-  if (length < 1) throw std::invalid_argument("dit (device): a window needs at least one latent, got " + std::to_string(length));
-  if (!cond) throw std::invalid_argument("dit (device): velocities() needs the condition");
-  size_for(length);
-  const int64_t L = length, C = cfg_.in_channels, Cc = cfg_.condition_dim;
+void DitDeviceArm::size_steps_for(int steps) {
+  if (steps == steps_) return;
+  step_tables_.reset();
+  step_tables_ = std::make_unique<runtime::ResidentSet>(q_, pool_, ins_);
+  four_steps_ = step_tables_->resident(DType::BF16, {int64_t{steps} * kBranches, cfg_.fourier_dim}, true);
+  renoised_ = step_tables_->resident(DType::BF16, {int64_t{steps} * length_, cfg_.in_channels}, true);
+  steps_ = steps;
+  held_.note_pool_stats();
+}
+
+void DitDeviceArm::upload_inputs(const bf16* x, const bf16* cond) {
+  const int64_t L = length_, C = cfg_.in_channels, Cc = cfg_.condition_dim;
   Backend& be = *q_.backend;
   std::vector<bf16> xt(sz(L * C));
   for (int64_t c = 0; c < C; ++c)
     for (int64_t j = 0; j < L; ++j) xt[sz(j * C + c)] = x[c * L + j];
   be.copy(xt_.data, xt.data(), xt_.bytes(), CopyKind::HostToDevice, q_.stream);
-  const std::vector<bf16> f = dit_fourier_features(w_, t);
-  std::vector<bf16> four(sz(four_.numel()));
-  for (int b = 0; b < kBranches; ++b) std::copy(f.begin(), f.end(), four.begin() + b * cfg_.fourier_dim);
-  be.copy(four_.data, four.data(), four_.bytes(), CopyKind::HostToDevice, q_.stream);
   if (cond_host_.size() != sz(L * Cc) || std::memcmp(cond_host_.data(), cond, cond_host_.size() * sizeof(bf16)) != 0) {
     cond_host_.assign(cond, cond + L * Cc);
     be.copy(cond_.data, cond_host_.data(), cond_.bytes(), CopyKind::HostToDevice, q_.stream);
   }
+  q_.synchronize();  // xt goes when this returns
+}
+
+VelocityPair DitDeviceArm::velocities(const bf16* x, int64_t length, bf16 t, const bf16* cond) {
+  if (length < 1) throw std::invalid_argument("dit (device): a window needs at least one latent, got " + std::to_string(length));
+  if (!cond) throw std::invalid_argument("dit (device): velocities() needs the condition");
+  size_for(length);
+  const int64_t L = length, C = cfg_.in_channels;
+  Backend& be = *q_.backend;
+  upload_inputs(x, cond);
+  const std::vector<bf16> four = branch_fourier_rows(w_, t);
+  be.copy(four_.data, four.data(), four_.bytes(), CopyKind::HostToDevice, q_.stream);
   graph_->run(0, [&] { forward(); });
   std::vector<bf16> out(sz(out_.numel()));
   be.copy(out.data(), out_.data, out_.bytes(), CopyKind::DeviceToHost, q_.stream);
@@ -176,6 +207,55 @@ VelocityPair DitDeviceArm::velocities(const bf16* x, int64_t length, bf16 t, con
   forwards_ += kBranches;
   ins_.device_forwards += kBranches;
   return v;
+}
+
+bool DitDeviceArm::run_steps(bf16* x, const WindowSteps& w) {
+  if (w.length < 1) throw std::invalid_argument("dit (device): a window needs at least one latent, got " + std::to_string(w.length));
+  if (!w.cond || !w.sigmas || w.sigmas->size() < 2)
+    throw std::invalid_argument("dit (device): run_steps() needs the condition and at least one step's sigmas");
+  if (w.overlap < 0 || w.overlap > w.length || (w.overlap > 0 && (!w.noise_prompt || !w.carried || w.carried_length < w.overlap)))
+    throw std::invalid_argument("dit (device): an overlap of " + std::to_string(w.overlap) + " columns needs its noise and " +
+                                std::to_string(w.overlap) + " carried columns (got " + std::to_string(w.carried_length) + ")");
+  const std::vector<float>& sigmas = *w.sigmas;
+  const int steps = static_cast<int>(sigmas.size()) - 1;
+  size_for(w.length);
+  size_steps_for(steps);
+  const int64_t L = length_, C = cfg_.in_channels, ov = w.overlap, F = cfg_.fourier_dim;
+  Backend& be = *q_.backend;
+  // The step tables: Fourier rows and the re-noised overlap ([ov][C], the loop's renoise_overlap bits) of each step.
+  std::vector<bf16> four(sz(steps * kBranches * F)), renoised(sz(steps * ov * C)), block(sz(C * ov));
+  for (int i = 0; i < steps; ++i) {
+    const bf16 t = timestep(sigmas, i);
+    const std::vector<bf16> rows = branch_fourier_rows(w_, t);
+    std::copy(rows.begin(), rows.end(), four.begin() + int64_t{i} * kBranches * F);
+    if (ov == 0) continue;
+    renoise_overlap(block.data(), ov, w.noise_prompt, w.carried, w.carried_length, ov, C, t);
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t j = 0; j < ov; ++j) renoised[sz((int64_t{i} * ov + j) * C + c)] = block[sz(c * ov + j)];
+  }
+  be.copy(four_steps_.data, four.data(), four.size() * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
+  if (ov > 0) be.copy(renoised_.data, renoised.data(), renoised.size() * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
+  upload_inputs(x, w.cond);  // synchronizes: the host tables go when this function returns
+  const size_t four_bytes = four_.bytes(), overlap_bytes = sz(ov * C) * sizeof(bf16);
+  for (int i = 0; i < steps; ++i) {
+    be.copy(four_.data, four_steps_.as<const bf16>() + int64_t{i} * kBranches * F, four_bytes, CopyKind::DeviceToDevice,
+            q_.stream);
+    if (ov > 0)
+      be.copy(xt_.data, renoised_.as<const bf16>() + int64_t{i} * ov * C, overlap_bytes, CopyKind::DeviceToDevice,
+              q_.stream);
+    graph_->run(0, [&] { forward(); });
+    ops::guided_euler(q_, out_, xt_, kGuidanceScale, euler_dt(sigmas, i));
+    q_.synchronize();
+    forwards_ += kBranches;
+    ins_.device_forwards += kBranches;
+    if (w.after_step) w.after_step(i);
+  }
+  std::vector<bf16> xt(sz(L * C));
+  be.copy(xt.data(), xt_.data, xt_.bytes(), CopyKind::DeviceToHost, q_.stream);
+  q_.synchronize();
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t j = 0; j < L; ++j) x[c * L + j] = xt[sz(j * C + c)];
+  return true;
 }
 
 }  // namespace music3::acoustic

@@ -15,6 +15,11 @@
 //    proj_out of rows 2.., the 1x1 postprocess conv as matmul_bt plus add;
 //  - host: the [2L][C] result downloaded once (the one host sync of the step) and split into the two
 //    [C][L] velocities.
+// run_steps() keeps x on the device for a window's N steps instead: x (transposed), the condition, every step's
+// Fourier rows and every step's re-noised overlap (computed on the host by renoise_overlap, so the bits are the
+// loop's) are uploaded once; per step the step's rows are copied into place on the device, the frame body replays,
+// and guided_euler (engine/ops/flow_ops.h) updates x from the [2L][C] result; one host sync per step (for the
+// progress callback: the GPU idles only while the next step is issued), one download per window.
 // Staging copies every weight but time_proj (read on the host) once, straight from the host weights (bf16, cast
 // at load), merging to_q|to_k|to_v into one [3 inner, inner]; 1x1 conv weights [out, in, 1] staged as [out, in].
 // A new latent length draws the window's buffers from the device pool and drops the captured graph. Counters:
@@ -42,6 +47,7 @@ class DitDeviceArm final : public DitArm {
   DitDeviceArm(const DitDeviceArm&) = delete;
   DitDeviceArm& operator=(const DitDeviceArm&) = delete;
   VelocityPair velocities(const bf16* x, int64_t length, bf16 t, const bf16* cond) override;
+  bool run_steps(bf16* x, const WindowSteps& steps) override;
   int64_t latent_channels() const override { return cfg_.in_channels; }
   int64_t cond_channels() const override { return cfg_.condition_dim; }
   int64_t forwards() const override { return forwards_; }
@@ -53,6 +59,8 @@ class DitDeviceArm final : public DitArm {
     Tensor norm1_w, norm1_b, wqkv, wo, norm2_w, norm2_b, ff_in_w, ff_in_b, ff_out_w, ff_out_b;
   };
   void size_for(int64_t L);
+  void size_steps_for(int steps);  // the step tables of run_steps() for `steps` steps at the current length
+  void upload_inputs(const bf16* x, const bf16* cond);  // x transposed into xt_; cond when it changed
   void forward();  // the frame body over the window's buffers
 
   const DitWeights& w_;
@@ -69,6 +77,11 @@ class DitDeviceArm final : public DitArm {
   std::unique_ptr<runtime::FrameGraph> graph_;
   Tensor xt_, cond_, four_, X_, P_, Xt_, t1_, G_, t2_, h_, a_, qkv_, attn_, o_, ff_, act_, y_, p_, out_, cos_, sin_;
   std::vector<bf16> cond_host_;  // the condition cond_ holds
+  // run_steps()'s tables (per latent length and step count): every step's Fourier rows [N * 2][fourier_dim] and
+  // re-noised overlap [N * L][C] (the first ov rows of each step's L-row block used).
+  int steps_ = 0;
+  std::unique_ptr<runtime::ResidentSet> step_tables_;
+  Tensor four_steps_, renoised_;
   int64_t forwards_ = 0;
 };
 
