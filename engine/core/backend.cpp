@@ -28,6 +28,9 @@ void Backend::begin_capture(void*) { throw std::logic_error("backend '" + device
 void* Backend::end_capture(void*) { throw std::logic_error("backend '" + device_type_name(type()) + "' has no graphs"); }
 void Backend::launch_graph(void*, void*) { throw std::logic_error("backend '" + device_type_name(type()) + "' has no graphs"); }
 void Backend::destroy_graph(void*) {}
+void Backend::mark(void*, void*) {}
+void Backend::wait_mark(void*) {}
+void Backend::delete_mark(void*) {}
 
 bool cuda_device_available() {
 #ifdef MUSIC3_WITH_CUDA

@@ -39,6 +39,30 @@ class Backend {
   virtual void* end_capture(void* stream);  // an executable graph handle
   virtual void launch_graph(void* graph, void* stream);
   virtual void destroy_graph(void* graph);
+
+  // Optional stream marks, so the host can wait for one point of a stream while later work is already queued
+  // behind it: new_mark() makes one, mark() places it after the work issued on `stream` so far, wait_mark() blocks
+  // until the stream has passed it (a mark never placed has been passed). A backend whose work is done when the
+  // issuing call returns (the CPU) keeps these defaults, which do nothing.
+  virtual void* new_mark() { return nullptr; }
+  virtual void mark(void* m, void* stream);
+  virtual void wait_mark(void* m);
+  virtual void delete_mark(void* m);
+};
+
+// One stream mark of a backend (Backend::new_mark), released with the object.
+class StreamMark {
+ public:
+  explicit StreamMark(Backend& be) : be_(be), mark_(be.new_mark()) {}
+  ~StreamMark() { be_.delete_mark(mark_); }
+  StreamMark(const StreamMark&) = delete;
+  StreamMark& operator=(const StreamMark&) = delete;
+  void place(void* stream) { be_.mark(mark_, stream); }
+  void wait() { be_.wait_mark(mark_); }
+
+ private:
+  Backend& be_;
+  void* mark_;
 };
 
 Backend* find_backend(DeviceType t);

@@ -100,6 +100,18 @@ class CudaBackend final : public Backend {
   void destroy_graph(void* graph) override {
     if (graph) cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(graph));
   }
+  void* new_mark() override {
+    cudaEvent_t e = nullptr;
+    check_cuda(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    return e;
+  }
+  void mark(void* m, void* stream) override {
+    check_cuda(cudaEventRecord(static_cast<cudaEvent_t>(m), static_cast<cudaStream_t>(stream)), "cudaEventRecord");
+  }
+  void wait_mark(void* m) override { check_cuda(cudaEventSynchronize(static_cast<cudaEvent_t>(m)), "cudaEventSynchronize"); }
+  void delete_mark(void* m) override {
+    if (m) cudaEventDestroy(static_cast<cudaEvent_t>(m));
+  }
 };
 }  // namespace
 

@@ -237,7 +237,10 @@ bool DitDeviceArm::run_steps(bf16* x, const WindowSteps& w) {
   if (ov > 0) be.copy(renoised_.data, renoised.data(), renoised.size() * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
   upload_inputs(x, w.cond);  // synchronizes: the host tables go when this function returns
   const size_t four_bytes = four_.bytes(), overlap_bytes = sz(ov * C) * sizeof(bf16);
-  for (int i = 0; i < steps; ++i) {
+  // Step i+1 is issued before the host waits for step i (two marks in turn), so the device never idles while the
+  // host launches the next step; the queue's order keeps each step's copies behind the previous step's update.
+  StreamMark done[2] = {StreamMark(be), StreamMark(be)};
+  auto issue = [&](int i) {
     be.copy(four_.data, four_steps_.as<const bf16>() + int64_t{i} * kBranches * F, four_bytes, CopyKind::DeviceToDevice,
             q_.stream);
     if (ov > 0)
@@ -245,7 +248,12 @@ bool DitDeviceArm::run_steps(bf16* x, const WindowSteps& w) {
               q_.stream);
     graph_->run(0, [&] { forward(); });
     ops::guided_euler(q_, out_, xt_, kGuidanceScale, euler_dt(sigmas, i));
-    q_.synchronize();
+    done[i % 2].place(q_.stream);
+  };
+  issue(0);
+  for (int i = 0; i < steps; ++i) {
+    if (i + 1 < steps) issue(i + 1);
+    done[i % 2].wait();
     forwards_ += kBranches;
     ins_.device_forwards += kBranches;
     if (w.after_step) w.after_step(i);

@@ -18,8 +18,9 @@
 // run_steps() keeps x on the device for a window's N steps instead: x (transposed), the condition, every step's
 // Fourier rows and every step's re-noised overlap (computed on the host by renoise_overlap, so the bits are the
 // loop's) are uploaded once; per step the step's rows are copied into place on the device, the frame body replays,
-// and guided_euler (engine/ops/flow_ops.h) updates x from the [2L][C] result; one host sync per step (for the
-// progress callback: the GPU idles only while the next step is issued), one download per window.
+// and guided_euler (engine/ops/flow_ops.h) updates x from the [2L][C] result; step i + 1 is queued before the host
+// waits for step i (a stream mark per step, for the progress callback), so the device never waits for a launch;
+// one download per window.
 // Staging copies every weight but time_proj (read on the host) once, straight from the host weights (bf16, cast
 // at load), merging to_q|to_k|to_v into one [3 inner, inner]; 1x1 conv weights [out, in, 1] staged as [out, in].
 // A new latent length draws the window's buffers from the device pool and drops the captured graph. Counters:
