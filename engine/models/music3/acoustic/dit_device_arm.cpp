@@ -1,7 +1,7 @@
 #include "engine/models/music3/acoustic/dit_device_arm.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -235,7 +235,7 @@ bool DitDeviceArm::run_steps(bf16* x, const WindowSteps& w) {
   }
   be.copy(four_steps_.data, four.data(), four.size() * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
   if (ov > 0) be.copy(renoised_.data, renoised.data(), renoised.size() * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
-  upload_inputs(x, w.cond);  // synchronizes: the host tables go when this function returns
+  upload_inputs(x, w.cond);  // synchronizes: the tables are on the device before the first step
   const size_t four_bytes = four_.bytes(), overlap_bytes = sz(ov * C) * sizeof(bf16);
   // Step i+1 is issued before the host waits for step i (two marks in turn), so the device never idles while the
   // host launches the next step; the queue's order keeps each step's copies behind the previous step's update.
