@@ -173,6 +173,25 @@ struct DitFixture {
   std::vector<bf16> x, cond;
 };
 
+// The synthetic weights of `geometry`, the arm the selector makes for `request`, and one window's x and condition.
+std::unique_ptr<DitFixture> make_dit_fixture(const Queue& q, runtime::ArmRequest request, const std::string& geometry) {
+  auto f = std::make_unique<DitFixture>();
+  f->weights = acoustic::synthetic_dit_weights(acoustic::dit_geometry(geometry), 0);
+  f->arm = acoustic::make_dit_arm(f->weights, q, request, f->instruments);
+  f->x = acoustic::synthetic_normal(size_t(f->weights.cfg.in_channels * kLatents), 1);
+  f->cond = acoustic::synthetic_normal(size_t(f->weights.cfg.condition_dim * kLatents), 2);
+  return f;
+}
+
+// ms_per_step, tflops and (given a ceiling) of_gemm_ceiling of a guided step that took `per_step` seconds.
+void step_counters(benchmark::State& state, const acoustic::DitConfig& cfg, double per_step, double ceiling_tflops) {
+  const double flops = dit_step_flops(cfg, kLatents);
+  state.counters["ms_per_step"] = per_step * 1e3;
+  state.counters["step_flops"] = flops;
+  state.counters["tflops"] = flops / per_step / 1e12;
+  if (ceiling_tflops > 0) state.counters["of_gemm_ceiling"] = flops / per_step / 1e12 / ceiling_tflops;
+}
+
 // The device arm's graph is captured at the first call inside the body, so `provider` (when given) is what it runs.
 void register_dit(const Queue& q, const std::string& dev, runtime::ArmRequest request, const std::string& geometry,
                   double ceiling_tflops, const std::string& variant = "", const std::string& provider = "") {
@@ -183,14 +202,7 @@ void register_dit(const Queue& q, const std::string& dev, runtime::ArmRequest re
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
     guarded(state, [&] {
       const OnlyAttentionProvider only(provider);
-      if (!*slot) {
-        auto f = std::make_unique<DitFixture>();
-        f->weights = acoustic::synthetic_dit_weights(acoustic::dit_geometry(geometry), 0);
-        f->arm = acoustic::make_dit_arm(f->weights, q, request, f->instruments);
-        f->x = acoustic::synthetic_normal(size_t(f->weights.cfg.in_channels * kLatents), 1);
-        f->cond = acoustic::synthetic_normal(size_t(f->weights.cfg.condition_dim * kLatents), 2);
-        *slot = std::move(f);
-      }
+      if (!*slot) *slot = make_dit_fixture(q, request, geometry);
       DitFixture& f = **slot;
       const bf16 t = to_bf16(0.5f);
       f.arm->velocities(f.x.data(), kLatents, t, f.cond.data());  // warm-up: capture, cuBLAS handles, condition
@@ -204,11 +216,7 @@ void register_dit(const Queue& q, const std::string& dev, runtime::ArmRequest re
         total += s;
         ++steps;
       }
-      const double flops = dit_step_flops(f.weights.cfg, kLatents), per_step = total / double(steps);
-      state.counters["ms_per_step"] = per_step * 1e3;
-      state.counters["step_flops"] = flops;
-      state.counters["tflops"] = flops / per_step / 1e12;
-      if (ceiling_tflops > 0) state.counters["of_gemm_ceiling"] = flops / per_step / 1e12 / ceiling_tflops;
+      step_counters(state, f.weights.cfg, total / double(steps), ceiling_tflops);
       state.SetLabel(geometry + ", " + std::to_string(kLatents) + " latents, both branches");
     });
   })->UseManualTime()->Unit(benchmark::kMillisecond);
@@ -223,12 +231,9 @@ void register_dit_loop(const Queue& q, const std::string& geometry, double ceili
     guarded(state, [&] {
       constexpr int kSteps = 30;
       constexpr int64_t kOverlap = 172;
-      DitFixture f;
-      f.weights = acoustic::synthetic_dit_weights(acoustic::dit_geometry(geometry), 0);
-      f.arm = acoustic::make_dit_arm(f.weights, q, runtime::ArmRequest::Device, f.instruments);
+      const std::unique_ptr<DitFixture> fixture = make_dit_fixture(q, runtime::ArmRequest::Device, geometry);
+      DitFixture& f = *fixture;
       const int64_t C = f.weights.cfg.in_channels;
-      f.x = acoustic::synthetic_normal(size_t(C * kLatents), 1);
-      f.cond = acoustic::synthetic_normal(size_t(f.weights.cfg.condition_dim * kLatents), 2);
       const auto noise = acoustic::synthetic_normal(size_t(C * kOverlap), 3);
       const auto carried = acoustic::synthetic_normal(size_t(C * kOverlap), 4);
       const std::vector<float> sigmas = acoustic::flow_sigmas(kSteps);
@@ -246,10 +251,7 @@ void register_dit_loop(const Queue& q, const std::string& geometry, double ceili
         total += s;
         ++windows;
       }
-      const double flops = dit_step_flops(f.weights.cfg, kLatents), per_step = total / double(windows * kSteps);
-      state.counters["ms_per_step"] = per_step * 1e3;
-      state.counters["tflops"] = flops / per_step / 1e12;
-      if (ceiling_tflops > 0) state.counters["of_gemm_ceiling"] = flops / per_step / 1e12 / ceiling_tflops;
+      step_counters(state, f.weights.cfg, total / double(windows * kSteps), ceiling_tflops);
       state.SetLabel(geometry + ", " + std::to_string(kLatents) + " latents, both branches, " + std::to_string(kSteps) +
                      " steps per window, overlap " + std::to_string(kOverlap));
     });

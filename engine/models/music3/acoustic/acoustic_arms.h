@@ -58,11 +58,7 @@ class DitArm {
   // Runs the window's steps where the arm's velocities are and returns true, x [latent_channels][length] in and
   // out, with the bits of the loop's own steps over velocities() (guidance and Euler in engine/ops/flow_math.h's
   // arithmetic); forwards() moves by 2 per step. The default returns false: the loop runs the steps on the host.
-  virtual bool run_steps(bf16* x, const WindowSteps& steps) {
-    (void)x;
-    (void)steps;
-    return false;
-  }
+  virtual bool run_steps(bf16* /*x*/, const WindowSteps& /*steps*/) { return false; }
   virtual int64_t latent_channels() const = 0;
   virtual int64_t cond_channels() const = 0;
   virtual int64_t forwards() const = 0;

@@ -1,9 +1,9 @@
 #include "engine/models/music3/acoustic/acoustic_scheduler.h"
 
-#include "engine/ops/flow_math.h"
-
 #include <stdexcept>
 #include <string>
+
+#include "engine/ops/flow_math.h"
 
 namespace music3::acoustic {
 

@@ -172,15 +172,14 @@ void DitDeviceArm::size_steps_for(int steps) {
 void DitDeviceArm::upload_inputs(const bf16* x, const bf16* cond) {
   const int64_t L = length_, C = cfg_.in_channels, Cc = cfg_.condition_dim;
   Backend& be = *q_.backend;
-  std::vector<bf16> xt(sz(L * C));
+  xt_host_.resize(sz(L * C));
   for (int64_t c = 0; c < C; ++c)
-    for (int64_t j = 0; j < L; ++j) xt[sz(j * C + c)] = x[c * L + j];
-  be.copy(xt_.data, xt.data(), xt_.bytes(), CopyKind::HostToDevice, q_.stream);
+    for (int64_t j = 0; j < L; ++j) xt_host_[sz(j * C + c)] = x[c * L + j];
+  be.copy(xt_.data, xt_host_.data(), xt_.bytes(), CopyKind::HostToDevice, q_.stream);
   if (cond_host_.size() != sz(L * Cc) || std::memcmp(cond_host_.data(), cond, cond_host_.size() * sizeof(bf16)) != 0) {
     cond_host_.assign(cond, cond + L * Cc);
     be.copy(cond_.data, cond_host_.data(), cond_.bytes(), CopyKind::HostToDevice, q_.stream);
   }
-  q_.synchronize();  // xt goes when this returns
 }
 
 VelocityPair DitDeviceArm::velocities(const bf16* x, int64_t length, bf16 t, const bf16* cond) {
@@ -235,7 +234,7 @@ bool DitDeviceArm::run_steps(bf16* x, const WindowSteps& w) {
   }
   be.copy(four_steps_.data, four.data(), four.size() * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
   if (ov > 0) be.copy(renoised_.data, renoised.data(), renoised.size() * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
-  upload_inputs(x, w.cond);  // synchronizes: the tables are on the device before the first step
+  upload_inputs(x, w.cond);  // the host tables are locals: they outlive the read-back below, which synchronizes
   const size_t four_bytes = four_.bytes(), overlap_bytes = sz(ov * C) * sizeof(bf16);
   // Step i+1 is issued before the host waits for step i (two marks in turn), so the device never idles while the
   // host launches the next step; the queue's order keeps each step's copies behind the previous step's update.
@@ -258,11 +257,10 @@ bool DitDeviceArm::run_steps(bf16* x, const WindowSteps& w) {
     ins_.device_forwards += kBranches;
     if (w.after_step) w.after_step(i);
   }
-  std::vector<bf16> xt(sz(L * C));
-  be.copy(xt.data(), xt_.data, xt_.bytes(), CopyKind::DeviceToHost, q_.stream);
+  be.copy(xt_host_.data(), xt_.data, xt_.bytes(), CopyKind::DeviceToHost, q_.stream);
   q_.synchronize();
   for (int64_t c = 0; c < C; ++c)
-    for (int64_t j = 0; j < L; ++j) x[c * L + j] = xt[sz(j * C + c)];
+    for (int64_t j = 0; j < L; ++j) x[c * L + j] = xt_host_[sz(j * C + c)];
   return true;
 }
 

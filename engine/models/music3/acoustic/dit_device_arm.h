@@ -78,6 +78,7 @@ class DitDeviceArm final : public DitArm {
   std::unique_ptr<runtime::FrameGraph> graph_;
   Tensor xt_, cond_, four_, X_, P_, Xt_, t1_, G_, t2_, h_, a_, qkv_, attn_, o_, ff_, act_, y_, p_, out_, cos_, sin_;
   std::vector<bf16> cond_host_;  // the condition cond_ holds
+  std::vector<bf16> xt_host_;    // x as [L][C]: xt_'s host side, kept so an upload needs no sync
   // run_steps()'s tables (per latent length and step count): every step's Fourier rows [N * 2][fourier_dim] and
   // re-noised overlap [N * L][C] (the first ov rows of each step's L-row block used).
   int steps_ = 0;
