@@ -124,7 +124,8 @@ class OnlyAttentionProvider {
 
 std::string variant_suffix(const std::string& variant) { return variant.empty() ? "" : "/" + variant; }
 
-// ops::self_attention with the rotary tables at the DiT's shape: device time per call (median of 5 batches of 20,
+// ops::self_attention with the rotary tables at the DiT's shape, qkv given up as the DiT gives it (QkvAfter::scratch:
+// every call rotates q and k again; real tables keep their norms): device time per call (median of 5 batches of 20,
 // host clock around each batch and its synchronize); counters us_per_call and tflops (q.k and p.v, both branches).
 // On `provider` alone when given (its variant in the name).
 void register_attention(const Queue& q, const std::string& geometry, const std::string& variant = "",
@@ -144,7 +145,7 @@ void register_attention(const Queue& q, const std::string& geometry, const std::
       cos.upload(ch);
       sin.upload(sh);
       const float scale = static_cast<float>(1.0 / std::sqrt(double(c.head_dim)));
-      auto call = [&] { ops::self_attention(q, qkv, c.heads, 2, scale, out, cos, sin); };
+      auto call = [&] { ops::self_attention(q, qkv, c.heads, 2, scale, out, cos, sin, ops::QkvAfter::scratch); };
       call();
       q.synchronize();
       double total = 0;

@@ -72,7 +72,7 @@ void add_layer_norm(const Queue& q, const Tensor& x, const Tensor& r, const Tens
 }
 
 void self_attention(const Queue& q, const Tensor& qkv, int heads, int batch, float scale, const Tensor& out,
-                    const Tensor& cos, const Tensor& sin) {
+                    const Tensor& cos, const Tensor& sin, QkvAfter qkv_after) {
   const char* op = "self_attention";
   check_tensor(op, "qkv", qkv, DType::BF16, 2, q);
   check_tensor(op, "out", out, DType::BF16, 2, q);
@@ -91,7 +91,7 @@ void self_attention(const Queue& q, const Tensor& qkv, int heads, int batch, flo
     check_disjoint(op, "out", out, "cos", cos);
     check_disjoint(op, "out", out, "sin", sin);
   }
-  SelfAttentionArgs a{qkv, out, heads, batch, scale, cos, sin};
+  SelfAttentionArgs a{qkv, out, heads, batch, scale, cos, sin, qkv_after};
   run(OpId::SelfAttention, q, &a);
 }
 

@@ -4,7 +4,8 @@
 // before P.V, so the gate is a ULP band, not bits. Thread-count invariance (CPU) and agreement with the CPU
 // provider (CUDA). The rotary form (cos/sin tables) gives exactly the bits of the rotation computed on the host
 // (gates/ops/support/rope_reference.h: positions from 0, the 2 H q|k heads) followed by self_attention on the same
-// provider, partial and full rotary, 16-byte and scalar load paths.
+// provider, partial and full rotary, 16-byte and scalar load paths; with QkvAfter::scratch the same bits, v
+// untouched and every q|k element left as it was or rotated.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -131,6 +132,17 @@ TEST(SelfAttention, RotaryFormIsTheRotationThenAttention) {
     EXPECT_EQ(bits(fused.download<bf16>()), bits(run(q, rotated, c)))
         << provider_name() << " S=" << c.tokens << " D=" << c.dim << " R=" << r.rot;
     EXPECT_NE(bits(fused.download<bf16>()), bits(run(q, qkv, c))) << "the tables are used";
+
+    DeviceArray scratch_out(q, DType::BF16, {rows, W});
+    scratch_out.poison();
+    ops::self_attention(q, ib, c.heads, int(c.batch), scale_of(c), scratch_out, cb, sb, ops::QkvAfter::scratch);
+    EXPECT_EQ(bits(scratch_out.download<bf16>()), bits(fused.download<bf16>()))
+        << provider_name() << " scratch S=" << c.tokens << " D=" << c.dim << " R=" << r.rot;
+    const auto after = ib.download<bf16>();
+    size_t neither = 0;
+    for (size_t i = 0; i < after.size(); ++i)
+      neither += after[i].bits != qkv[i].bits && after[i].bits != rotated[i].bits;  // rotated's v is qkv's
+    EXPECT_EQ(neither, 0u) << "with QkvAfter::scratch each q|k element is its input or its rotation, v its input";
   }
 }
 

@@ -2,11 +2,13 @@
 // frontend's SDPA graph over [B, H, S, D] strided views of the packed rows, nothing repacked: Q, K and V at columns
 // 0, H D and 2 H D of qkv (token stride B * 3 H D, batch stride 3 H D, head stride D), O likewise into out (token
 // stride B * H D, batch stride H D); bf16 IO, f32 intermediates and compute, no softmax stats, attn_scale = scale,
-// non-causal. With rotary tables, q and k are first rotated into a provider-owned [S*B, 2 H D] copy (rope_rows.h:
-// rope_pair, the fused form's bits; qkv is never written) and Q, K read from it (token stride B * 2 H D).
+// non-causal. With rotary tables, q and k are first rotated (rope_rows.h: rope_pair, the fused form's bits): with
+// QkvAfter::kept into a provider-owned [S*B, 2 H D] copy, Q and K read from it (token stride B * 2 H D); with
+// QkvAfter::scratch in place in qkv (only the rotated dims move: half the copy's bytes at the DiT's rotary 32 of
+// 64), Q and K read from qkv as without tables.
 // Numerics: cuDNN documents neither the rounding of P before P.V nor the order of its sums; its flash-attention
 // engine computes the softmax in f32 with a running max; the band against the other providers is the contract.
-// Plans: built once per (device, stream, S, B, H, D, rotary, scale) under a lock, in relaxed capture mode (building may
+// Plans: built once per (device, stream, S, B, H, D, copy, scale) under a lock, in relaxed capture mode (building may
 // compile and load kernels and allocate, so a first call may come during a graph capture), each with its own
 // workspace and rotary copy (cudaMalloc'd once, kept for the process: a captured graph may replay them); every
 // later call only enqueues (rotation kernel, cudnn execute on the handle bound to the queue's stream), which a
@@ -43,10 +45,10 @@ constexpr int64_t kMaxHead = 128;  // cuDNN's fused SDPA forward: head widths up
 
 struct Shape {
   int64_t S, B, H, D;
-  bool rotary;
+  bool copy;  // Q and K read from the rotated copy
   std::string describe() const {
     return "S " + std::to_string(S) + ", B " + std::to_string(B) + ", H " + std::to_string(H) + ", D " +
-           std::to_string(D) + (rotary ? ", rotary" : "");
+           std::to_string(D) + (copy ? ", rotated copy" : "");
   }
 };
 
@@ -54,7 +56,7 @@ struct Shape {
 struct Plan {
   std::unique_ptr<fe::graph::Graph> graph;
   void* workspace = nullptr;
-  bf16* rotated = nullptr;  // [S*B, 2 H D] with rotary tables, else null
+  bf16* rotated = nullptr;  // [S*B, 2 H D] for a rotated copy, else null
 };
 
 using PlanKey = std::tuple<int, cudaStream_t, int64_t, int64_t, int64_t, int64_t, bool, float>;
@@ -79,7 +81,7 @@ std::unique_ptr<fe::graph::Graph> build_graph(cudnnHandle_t h, const Shape& s, f
   g->set_io_data_type(fe::DataType_t::BFLOAT16)
       .set_intermediate_data_type(fe::DataType_t::FLOAT)
       .set_compute_data_type(fe::DataType_t::FLOAT);
-  const int64_t hd = s.H * s.D, qk_row = s.rotary ? 2 * hd : 3 * hd;
+  const int64_t hd = s.H * s.D, qk_row = s.copy ? 2 * hd : 3 * hd;
   const std::vector<int64_t> dims{s.B, s.H, s.S, s.D};
   auto view = [&](const char* name, int64_t uid, int64_t row) {
     return g->tensor(fe::graph::Tensor_attributes().set_name(name).set_uid(uid).set_dim(dims).set_stride(
@@ -119,7 +121,7 @@ Plan& plan_for(const PlanKey& key, cudnnHandle_t h, cudaStream_t stream, const S
     int64_t ws = 0;
     check_fe(p.graph->get_workspace_size(ws), "get_workspace_size", s);
     if (ws > 0) p.workspace = device_alloc(size_t(ws), s);
-    if (s.rotary) p.rotated = static_cast<bf16*>(device_alloc(size_t(s.S * s.B * 2 * s.H * s.D) * sizeof(bf16), s));
+    if (s.copy) p.rotated = static_cast<bf16*>(device_alloc(size_t(s.S * s.B * 2 * s.H * s.D) * sizeof(bf16), s));
     check_cudnn(cudnnSetStream(h, stream), "cudnnSetStream");
   } catch (...) {
     cudnnSetStream(h, stream);
@@ -142,20 +144,25 @@ bool self_attention_cudnn_supports(const void* args) {
 
 void self_attention_cudnn_cuda(const Queue& q, const void* args) {
   const auto& a = *static_cast<const SelfAttentionArgs*>(args);
-  const Shape s{a.qkv.shape[0] / a.batch, a.batch, a.heads, a.qkv.shape[1] / 3 / a.heads, a.cos.data != nullptr};
+  const bool rotary = a.cos.data != nullptr, in_place = rotary && a.qkv_after == QkvAfter::scratch;
+  const Shape s{a.qkv.shape[0] / a.batch, a.batch, a.heads, a.qkv.shape[1] / 3 / a.heads, rotary && !in_place};
   if (s.S == 0) return;
   const cudaStream_t stream = stream_of(q);
   int device = 0;
   check_cuda(cudaGetDevice(&device), "cudaGetDevice (self_attention cudnn)");
-  const PlanKey key{device, stream, s.S, s.B, s.H, s.D, s.rotary, a.scale};  // the scale is a graph attribute
+  const PlanKey key{device, stream, s.S, s.B, s.H, s.D, s.copy, a.scale};  // the scale is a graph attribute
   with_cudnn(stream, [&](cudnnHandle_t h) {
     std::lock_guard lock(plans_mutex());
     Plan& p = plan_for(key, h, stream, s, a.scale);
-    bf16* qkv = a.qkv.as<bf16>();  // only read: cuDNN's variant pack takes non-const pointers
+    bf16* qkv = a.qkv.as<bf16>();  // written only in place (scratch); cuDNN's variant pack takes non-const pointers
     bf16* qk = qkv;  // q at column 0, k at H D of rows 3 H D wide, or of the rotated copy's 2 H D
-    if (s.rotary) {
+    const int rot = rotary ? int(a.cos.shape[1]) : 0;
+    if (in_place) {
+      rope_qk_in_place(qkv, s.S * s.B, int(s.B), int(s.H), int(s.D), a.cos.as<const bf16>(), a.sin.as<const bf16>(),
+                       rot, stream);
+    } else if (s.copy) {
       rope_qk_rows(qkv, p.rotated, s.S * s.B, int(s.B), int(s.H), int(s.D), a.cos.as<const bf16>(),
-                   a.sin.as<const bf16>(), int(a.cos.shape[1]), stream);
+                   a.sin.as<const bf16>(), rot, stream);
       qk = p.rotated;
     }
     std::unordered_map<int64_t, void*> pack{

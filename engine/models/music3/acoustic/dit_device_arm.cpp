@@ -142,7 +142,8 @@ void DitDeviceArm::forward() {
   for (size_t i = 0; i < blocks_.size(); ++i) {
     const Block& B = blocks_[i];
     ops::matmul_bt(q_, a_, B.wqkv, qkv_);
-    ops::self_attention(q_, qkv_, cfg_.heads, kBranches, scale, attn_, cos_, sin_);  // RoPE on q and k fused
+    // RoPE on q and k fused; nothing reads qkv afterwards, so a provider may rotate it in place.
+    ops::self_attention(q_, qkv_, cfg_.heads, kBranches, scale, attn_, cos_, sin_, ops::QkvAfter::scratch);
     ops::matmul_bt(q_, attn_, B.wo, o_);
     ops::add_layer_norm(q_, h_, o_, B.norm2_w, B.norm2_b, eps, h_, a_);  // h += attn; a = norm2(h)
     ops::matmul_bt(q_, a_, B.ff_in_w, ff_, B.ff_in_b);

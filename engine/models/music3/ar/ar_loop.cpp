@@ -76,11 +76,11 @@ ArResult run_ar(const ArModels& m, const int32_t* text_ids, int prompt, const Ar
                                              " iterations; iteration " + std::to_string(it) + " needs one more");
       for (int col = 0; col < K; ++col)
         draws[size_t(col)] = o.draws.lm_replay[it * o.draws.lm_vocab + lm::column_id(col)];
-    } else {
-      lm::lm_generated_draws(o.draws.seed, uint64_t(it), draws.data());
     }
-    s = lm::lm_sample(logits.data(), draws.data(), lm::kCfgScale, lm::kCfgTopK, lm::kTopK, guided.data(),
-                      probs.data());
+    const lm::LmDraws lm_draws = o.draws.lm_replay ? lm::LmDraws{draws.data()}
+                                                   : lm::LmDraws{nullptr, o.draws.seed, uint64_t(it)};
+    s = lm::lm_sample(logits.data(), lm_draws, lm::kCfgScale, lm::kCfgTopK, lm::kTopK, trace ? guided.data() : nullptr,
+                      trace ? probs.data() : nullptr);
     r.nonfinite_logits += s.nonfinite;
     r.tokens.push_back(s.token);
     ++r.iterations;

@@ -13,6 +13,10 @@
 // provider of this rule gives the same bits. E is indexed by the full-vocabulary id:
 // draws[col] must hold E[column_id(col)], so a recorded upstream draw (an exponential_
 // over the whole vocabulary) replays exactly. Non-finite raw logits are counted.
+// Cost: the kept columns (about top_k of K = 16,385) carry every nonzero weight, so the
+// sums run over them alone (the tree's other leaves are +0, which adds exactly) and E is
+// read only where a kept column's score decides; the whole row's scores are formed only
+// when no kept score is positive (then a +0 score could tie).
 // Pure function over caller-owned buffers: thread-safe.
 #pragma once
 #include <cstdint>
@@ -26,8 +30,20 @@ struct LmSample {
   uint32_t nonfinite = 0;  // non-finite raw logits seen in both rows
 };
 
-// logits: bf16 [2, K] (row 0 conditional, row 1 unconditional); draws: f32 [K];
-// guided_out, probs_out: f32 [K] or null.
+// E of column col: recorded[col] when the caller holds the draws (a replayed trace), else
+// the engine's generator keyed by (seed, iteration) (lm_generated_draws' values), formed
+// only for the columns the sampler reads.
+struct LmDraws {
+  const float* recorded = nullptr;  // f32 [K], or null: generated
+  uint64_t seed = 0, iteration = 0;
+  float at(int col) const;
+};
+
+// logits: bf16 [2, K] (row 0 conditional, row 1 unconditional); guided_out, probs_out:
+// f32 [K] or null.
+LmSample lm_sample(const bf16* logits, const LmDraws& draws, float cfg_scale, int cfg_top_k, int top_k,
+                   float* guided_out, float* probs_out);
+// The same with recorded draws: f32 [K].
 LmSample lm_sample(const bf16* logits, const float* draws, float cfg_scale, int cfg_top_k, int top_k,
                    float* guided_out, float* probs_out);
 
