@@ -31,7 +31,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
                               " (expected depth:ARM:DEVICE[:GEOMETRY], peer:VARIANT:DEVICE[:GEOMETRY], cmd:COMMAND, "
                               "music3:PATH:ARM:DEVICE[:GEOMETRY], vocoder:ARM:DEVICE[:GEOMETRY[:LATENTS]], "
                               "vocoder-peer:VARIANT:DEVICE[:GEOMETRY[:LATENTS]], lm:ARM:DEVICE[:GEOMETRY[:KV]], "
-                              "lm-peer:VARIANT:DEVICE[:GEOMETRY[:KV]], dit:ARM:DEVICE[:GEOMETRY[:LENGTH]], "
+                              "lm-peer:VARIANT:DEVICE[:GEOMETRY[:KV]], dit[-loop]:ARM:DEVICE[:GEOMETRY[:LENGTH]], "
                               "dit-peer:VARIANT:DEVICE[:GEOMETRY[:LENGTH]], generate:ARM:DEVICE:CHECKPOINT[:DURATION"
                               "[:STEPS]] or generate-peer:DEVICE:CHECKPOINT[:DURATION[:STEPS]])");
 }
@@ -105,11 +105,12 @@ std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx) {
                                 std::to_string(kv) + " --seed " + std::to_string(ctx.seed);
     return std::make_unique<PeerArm>(spec, command, script, ctx.peer_timeout_s);
   }
-  if (kind == "dit" || kind == "dit-peer") {
+  if (kind == "dit" || kind == "dit-loop" || kind == "dit-peer") {
     if (f.size() < 2 || f.size() > 4) bad(spec, kind + " takes ARM:DEVICE[:GEOMETRY[:LENGTH]]");
     const std::string geometry = f.size() >= 3 ? f[2] : "full";
     const int64_t length = f.size() == 4 ? integer_field(spec, "LENGTH", f[3]) : 689;
-    if (kind == "dit") return std::make_unique<InProcessDitArm>(spec, f[0], f[1], geometry, length, ctx);
+    if (kind != "dit-peer")
+      return std::make_unique<InProcessDitArm>(spec, f[0], f[1], geometry, length, kind == "dit-loop", ctx);
     const std::string script = ctx.source_dir + "/bench/acoustic/torch_dit_peer.py";
     const std::string command = tools::shell_quote(ctx.python) + " " + tools::shell_quote(script) +
                                 " --serve --variants " + tools::shell_quote(f[0]) + " --device " +

@@ -1,20 +1,25 @@
 #include "bench/ab/dit_in_process_arm.h"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
 #include "engine/core/queue.h"
+#include "engine/models/music3/acoustic/acoustic_scheduler.h"
 #include "engine/models/music3/acoustic/acoustic_selector.h"
 #include "engine/models/music3/acoustic/acoustic_synthetic.h"
 
 namespace music3::bench {
 namespace {
 constexpr int kInputs = 4;
+constexpr int kWindowSteps = 30;       // the release's steps per window
+constexpr int64_t kWindowOverlap = 172;  // the latents re-noised every step after the first window
 }
 
 InProcessDitArm::InProcessDitArm(const std::string& spec, const std::string& arm, const std::string& device,
-                                 const std::string& geometry, int64_t length, const ArmContext& ctx)
-    : spec_(spec), geometry_(geometry), length_(length), seed_(ctx.seed) {
+                                 const std::string& geometry, int64_t length, bool window_loop,
+                                 const ArmContext& ctx)
+    : spec_(spec), geometry_(geometry), length_(length), window_loop_(window_loop), seed_(ctx.seed) {
   if (length < 1) throw std::invalid_argument("arm '" + spec + "': a step needs at least one latent");
   const auto t = device_type_from_name(device);
   if (!t || (*t != DeviceType::CPU && *t != DeviceType::CUDA))
@@ -31,6 +36,26 @@ InProcessDitArm::InProcessDitArm(const std::string& spec, const std::string& arm
     inputs_.push_back({acoustic::synthetic_normal(size_t(c.in_channels * length_), seed_ + 2 * i + 1),
                        acoustic::synthetic_normal(size_t(c.condition_dim * length_), seed_ + 2 * i + 2),
                        to_bf16(1.0f - float(i + 1) / float(kInputs + 1))});
+  if (window_loop_) {
+    const int64_t overlap = std::min(kWindowOverlap, length_);
+    sigmas_ = acoustic::flow_sigmas(kWindowSteps);
+    noise_ = acoustic::synthetic_normal(size_t(c.in_channels * overlap), seed_ + 101);
+    carried_ = acoustic::synthetic_normal(size_t(c.in_channels * overlap), seed_ + 102);
+    std::vector<bf16> x = inputs_[0].x;
+    if (!arm_->run_steps(x.data(), {length_, inputs_[0].cond.data(), &sigmas_, overlap, noise_.data(),
+                                    carried_.data(), overlap, {}}))
+      throw std::runtime_error("arm '" + spec + "': the " + runtime::arm_name(arm_->kind()) +
+                               " arm has no window loop of its own (dit-loop times run_steps)");
+  }
+}
+
+double InProcessDitArm::run_one_window() {
+  const Input& in = inputs_[next_++ % kInputs];
+  const int64_t overlap = std::min(kWindowOverlap, length_);
+  std::vector<bf16> x = in.x;
+  const auto t0 = std::chrono::steady_clock::now();
+  arm_->run_steps(x.data(), {length_, in.cond.data(), &sigmas_, overlap, noise_.data(), carried_.data(), overlap, {}});
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / kWindowSteps;
 }
 
 double InProcessDitArm::run_one_frame() {
@@ -46,16 +71,17 @@ double InProcessDitArm::run_one_frame() {
 }
 
 std::vector<double> InProcessDitArm::run_repetition(int warmup, int frames) {
-  return timed_frames(warmup, frames, [this] { return run_one_frame(); });
+  return timed_frames(warmup, frames, [this] { return window_loop_ ? run_one_window() : run_one_frame(); });
 }
 
 nlohmann::json InProcessDitArm::describe() const {
-  return {{"kind", "in-process dit guided step"},
+  return {{"kind", window_loop_ ? "in-process dit window loop (run_steps), ms per step" : "in-process dit guided step"},
           {"arm", runtime::arm_name(arm_->kind())},
           {"geometry", geometry_},
           {"config", weights_.cfg.describe()},
           {"latent_length", length_},
           {"branches", 2},
+          {"steps_per_window", window_loop_ ? kWindowSteps : 1},
           {"seed", seed_},
           {"instruments",
            {{"host_forwards", instruments_.host_forwards},

@@ -6,6 +6,10 @@
 // Contract: the selector must choose the requested arm (else the constructor throws naming both); frames cycle over
 // 4 seeded (x, condition, t) inputs; each frame is timed with the host clock around velocities(), which returns
 // only after both velocities are on the host, so the uploads and downloads are included.
+// Spec dit-loop:...: each frame is one window of 30 steps as the window loop runs it (run_steps: the arm's own loop,
+// the 172-latent overlap re-noised every step, guidance and the Euler update included; one upload and one read-back
+// per window), timed with the host clock around the call and reported per step; an arm without a loop of its own
+// is refused.
 #pragma once
 #include <memory>
 #include <string>
@@ -21,7 +25,7 @@ namespace music3::bench {
 class InProcessDitArm final : public Arm {
  public:
   InProcessDitArm(const std::string& spec, const std::string& arm, const std::string& device,
-                  const std::string& geometry, int64_t length, const ArmContext& ctx);
+                  const std::string& geometry, int64_t length, bool window_loop, const ArmContext& ctx);
   std::vector<double> run_repetition(int warmup, int frames) override;
   nlohmann::json describe() const override;
   std::string gated_binary() const override { return self_executable(); }
@@ -32,9 +36,13 @@ class InProcessDitArm final : public Arm {
     bf16 t;
   };
   double run_one_frame();
+  double run_one_window();
 
   std::string spec_, geometry_;
   int64_t length_;
+  bool window_loop_;
+  std::vector<float> sigmas_;
+  std::vector<bf16> noise_, carried_;
   uint64_t seed_;
   acoustic::DitWeights weights_;
   runtime::ArmInstruments instruments_;

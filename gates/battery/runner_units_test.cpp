@@ -70,6 +70,26 @@ TEST_F(LogCapTest, ABigLogKeepsHeadTailAndEveryFailureWithItsLines) {
   EXPECT_EQ(out.find("filler line 1000\n"), std::string::npos);
 }
 
+TEST_F(LogCapTest, AMillionFailuresKeepTheFirstOnesTheNotesAndTheSummary) {
+  const std::string f = dir_ + "/flood.log";
+  std::string text = "### mutation m\n$ (cd build && bin/gate)  # timeout 60 s\n";
+  for (int i = 0; i < 200000; ++i)
+    text += "gates/x.cpp:72: Failure\nExpected equality of these values:\n  p\n    Which is: " + std::to_string(i) +
+            "\n";
+  text += "### outcome: killed (as expected)\n";
+  write_file_bytes(f, text);
+  cap_log(f, 96 * 1024);
+  const std::string out = read_file_bytes(f);
+  EXPECT_LT(out.size(), size_t(256 * 1024)) << "a flood of failures is bounded";
+  for (const char* kept : {"### mutation m\n", "$ (cd build", "Which is: 0\n", "Which is: 199999\n",
+                           "### outcome: killed", "lines cut by the battery's log cap"})
+    EXPECT_NE(out.find(kept), std::string::npos) << kept;
+  EXPECT_EQ(out.find("Which is: 100000\n"), std::string::npos);
+  const std::string once = out;
+  cap_log(f, 96 * 1024);
+  EXPECT_EQ(read_file_bytes(f), once) << "capping the capped flood changes nothing";
+}
+
 TEST_F(LogCapTest, CappingACappedLogChangesNothing) {
   const std::string f = dir_ + "/twice.log";
   std::string text;

@@ -58,7 +58,7 @@ TEST(LmSampler, OracleIterationsDrawUpstreamsTokens) {
   for (const auto& c : lm_cases()) {
     const LmGolden g = read_lm_golden(c);
     double worst_prob_ulps = 0;
-    int guided_mismatch = 0, defects = 0, near_ties = 0;
+    int guided_mismatch = 0, defects = 0, near_ties = 0, dropped_with_mass = 0;
     for (int64_t it = 0; it < g.iterations; ++it) {
       const std::vector<float> draws = g.sliced_draws(it);
       std::vector<float> guided(K), probs(K);
@@ -69,7 +69,7 @@ TEST(LmSampler, OracleIterationsDrawUpstreamsTokens) {
       for (int i = 0; i < K; ++i) {
         guided_mismatch += !same_bits(guided[size_t(i)], ref_guided[i]);
         if (ref_probs[i] > 0) worst_prob_ulps = std::max(worst_prob_ulps, f32_ulps(probs[size_t(i)], ref_probs[i]));
-        else EXPECT_EQ(probs[size_t(i)], 0.0f) << c.name() << " iteration " << it << " column " << i;
+        else dropped_with_mass += probs[size_t(i)] != 0.0f;
       }
       EXPECT_EQ(s.nonfinite, 0u);
       ++compared;
@@ -89,6 +89,7 @@ TEST(LmSampler, OracleIterationsDrawUpstreamsTokens) {
     }
     EXPECT_EQ(guided_mismatch, 0) << c.name();
     EXPECT_LE(worst_prob_ulps, kProbUlpsBound) << c.name();
+    EXPECT_EQ(dropped_with_mass, 0) << c.name() << ": columns upstream drops that keep probability mass";
     record("lm.sampler", c.name(), "guided_bits.mismatches", guided_mismatch, 0);
     record("lm.sampler", c.name(), "probs.worst_f32_ulps", worst_prob_ulps, kProbUlpsBound);
     record("lm.sampler", c.name(), "tokens.defects", defects, 0);

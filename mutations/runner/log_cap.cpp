@@ -8,12 +8,21 @@ namespace music3::battery {
 namespace {
 
 constexpr size_t kHeadLines = 120, kTailLines = 200, kLinesAfterFailure = 8;
+// Evidence lines kept in all, in order (the battery's own notes and the cap's markers are not counted): a gate that
+// fails once per element (a mutation can turn a million assertions red) must not make a log of hundreds of MB.
+constexpr size_t kMaxEvidenceLines = 2000;
 constexpr const char* kCutMarker = " lines cut by the battery's log cap (";
 
-// A marker of an earlier cap is kept like evidence, so capping a capped log changes nothing.
+// The battery's own notes and a marker of an earlier cap: always kept, so capping a capped log changes nothing.
+bool is_note(const std::string& line) {
+  for (const char* mark : {kCutMarker, "### ", "$ (cd "})
+    if (line.find(mark) != std::string::npos) return true;
+  return false;
+}
+
 bool is_evidence(const std::string& line) {
-  for (const char* mark : {kCutMarker, "Failure", "FAILED", "error", "Error", "### ", "$ (cd ", "Expected", "Which is",
-                           "Value of", "Actual", "[  PASSED", "Segmentation", "Aborted", "terminate", "Sanitizer"})
+  for (const char* mark : {"Failure", "FAILED", "error", "Error", "Expected", "Which is", "Value of", "Actual",
+                           "[  PASSED", "Segmentation", "Aborted", "terminate", "Sanitizer"})
     if (line.find(mark) != std::string::npos) return true;
   return false;
 }
@@ -30,9 +39,14 @@ void cap_log(const std::string& path, size_t max_bytes) {
     for (std::string l; std::getline(in, l);) lines.push_back(std::move(l));
   }
   std::vector<bool> keep(lines.size(), false);
+  size_t evidence = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (i < kHeadLines || i + kTailLines >= lines.size()) keep[i] = true;
-    if (!is_evidence(lines[i])) continue;
+    if (is_note(lines[i])) {
+      keep[i] = true;
+      continue;
+    }
+    if (!is_evidence(lines[i]) || ++evidence > kMaxEvidenceLines) continue;
     keep[i] = true;
     if (lines[i].find("Failure") != std::string::npos)
       for (size_t j = i + 1; j < lines.size() && j <= i + kLinesAfterFailure; ++j) keep[j] = true;

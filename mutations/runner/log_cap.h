@@ -1,7 +1,7 @@
 // cap_log(): keeps a battery log readable and the committed reports small. A log over `max_bytes` is rewritten
-// with its first and last lines, every line that carries evidence (a gtest failure and the lines after it, the
-// battery's own "###" notes, the "$ (cd ...)" command lines, errors) and, where lines were dropped, one marker
-// line saying how many. A log at or under the cap is left byte for byte, and so is a log this function already
+// with its first and last lines, the battery's own "###" notes and "$ (cd ...)" command lines, the first 2,000
+// lines that carry evidence (a gtest failure and the lines after it, errors) and, where lines were dropped, one
+// marker line saying how many. A log at or under the cap is left byte for byte, and so is a log this function already
 // capped (its markers count as evidence): capping twice changes nothing. Not thread-safe for one path.
 #pragma once
 #include <cstddef>
