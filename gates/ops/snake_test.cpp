@@ -1,6 +1,8 @@
 // snake and tanh gates: the provider under test against f64 references with the contract's six (one) bf16
 // rounding points, in place and out of place, with wide inputs and per-channel alphas from 0.05 to 20; snake with
-// channels-first and channels-last activations.
+// channels-first and channels-last activations, 7 channels (T 1000: CUDA's 16-byte form channels-first, its
+// element form channels-last) and 24 (its 16-byte form both ways); and the same bits from a 16-byte aligned
+// tensor and from one a single element off (CUDA's two forms).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,9 +17,10 @@ namespace {
 constexpr int64_t kBatch = 2, kChannels = 7, kTime = 1000;
 
 std::vector<bf16> snake_reference(const std::vector<bf16>& x, const std::vector<bf16>& alpha) {
+  const size_t channels = alpha.size();
   std::vector<bf16> out(x.size());
   for (size_t i = 0; i < x.size(); ++i) {
-    const double a = to_f32(alpha[(i / kTime) % kChannels]), v = to_f32(x[i]);
+    const double a = to_f32(alpha[(i / kTime) % channels]), v = to_f32(x[i]);
     const double inv = to_f32(bf16_from_f64(1.0 / to_f32(bf16_from_f64(a + double(1e-9f)))));
     const double s = to_f32(bf16_from_f64(std::sin(to_f32(bf16_from_f64(a * v)))));
     out[i] = bf16_from_f64(v + to_f32(bf16_from_f64(inv * to_f32(bf16_from_f64(s * s)))));
@@ -25,29 +28,62 @@ std::vector<bf16> snake_reference(const std::vector<bf16>& x, const std::vector<
   return out;
 }
 
-std::vector<bf16> alphas() {
+// `channels` alphas cycling through 0.05 .. 20.
+std::vector<bf16> alphas(int64_t channels) {
+  const double values[] = {0.05, 0.3, 1.0, 1.7, 3.0, 9.0, 20.0};
   std::vector<bf16> a;
-  for (double v : {0.05, 0.3, 1.0, 1.7, 3.0, 9.0, 20.0}) a.push_back(bf16_from_f64(v));
+  for (int64_t c = 0; c < channels; ++c) a.push_back(bf16_from_f64(values[c % 7] * (1.0 + 0.01 * double(c / 7))));
   return a;
 }
 
 TEST(Snake, MatchesF64ReferenceInAndOutOfPlace) {
-  const auto x = normal_bf16(size_t(kBatch * kChannels * kTime), 31, 4.0);
-  const auto alpha = alphas();
   const Queue q = provider_queue(0);
+  for (const int64_t channels : {kChannels, int64_t{24}}) {
+    const auto x = normal_bf16(size_t(kBatch * channels * kTime), 31 + uint64_t(channels), 4.0);
+    const auto alpha = alphas(channels);
+    for (const auto act : ops::kActLayouts) {
+      const std::string tag =
+          std::string("snake ") + ops::act_layout_name(act) + " C=" + std::to_string(channels);
+      const Shape shape = ops::act_shape(act, kBatch, channels, kTime);
+      DeviceArray xb(q, DType::BF16, shape), ab(q, DType::BF16, {channels}), ob(q, DType::BF16, shape);
+      xb.upload(to_act(x, act, kBatch, channels, kTime)), ab.upload(alpha), ob.poison();
+      ops::snake(q, xb, ab, ob, act);
+      expect_contract(from_act(ob.download<bf16>(), act, kBatch, channels, kTime), snake_reference(x, alpha),
+                      tag + " out of place");
+      ops::snake(q, xb, ab, xb, act);
+      expect_contract(from_act(xb.download<bf16>(), act, kBatch, channels, kTime), snake_reference(x, alpha),
+                      tag + " in place");
+      DeviceArray wrong(q, DType::BF16, {channels + 1});
+      EXPECT_THROW(ops::snake(q, xb, wrong, ob, act), std::invalid_argument);
+    }
+  }
+}
+
+TEST(Snake, AlignedAndMisalignedTensorsGiveTheSameBits) {
+  const Queue q = provider_queue(0);
+  constexpr int64_t C = 24;
+  const auto alpha = alphas(C);
   for (const auto act : ops::kActLayouts) {
-    const std::string tag = std::string("snake ") + ops::act_layout_name(act);
-    const Shape shape = ops::act_shape(act, kBatch, kChannels, kTime);
-    DeviceArray xb(q, DType::BF16, shape), ab(q, DType::BF16, {kChannels}), ob(q, DType::BF16, shape);
-    xb.upload(to_act(x, act, kBatch, kChannels, kTime)), ab.upload(alpha), ob.poison();
-    ops::snake(q, xb, ab, ob, act);
-    expect_contract(from_act(ob.download<bf16>(), act, kBatch, kChannels, kTime), snake_reference(x, alpha),
-                    tag + " out of place");
-    ops::snake(q, xb, ab, xb, act);
-    expect_contract(from_act(xb.download<bf16>(), act, kBatch, kChannels, kTime), snake_reference(x, alpha),
-                    tag + " in place");
-    DeviceArray wrong(q, DType::BF16, {kChannels + 1});
-    EXPECT_THROW(ops::snake(q, xb, wrong, ob, act), std::invalid_argument);
+    const Shape shape = ops::act_shape(act, kBatch, C, kTime);
+    const int64_t n = kBatch * C * kTime;
+    const auto x = normal_bf16(size_t(n), 77, 4.0);
+    DeviceArray ab(q, DType::BF16, {C}), aligned_in(q, DType::BF16, shape), aligned_out(q, DType::BF16, shape);
+    DeviceArray shifted_in(q, DType::BF16, {n + 1}), shifted_out(q, DType::BF16, {n + 1});
+    ab.upload(alpha);
+    aligned_in.upload(x);
+    std::vector<bf16> padded(size_t(n + 1));
+    std::copy(x.begin(), x.end(), padded.begin() + 1);
+    shifted_in.upload(padded);
+    aligned_out.poison();
+    shifted_out.poison();
+    auto one_off = [&](DeviceArray& a) {  // the tensor one element into `a`: 2-byte, not 16-byte, aligned
+      return Tensor{static_cast<bf16*>(a.data()) + 1, DType::BF16, shape, q.device};
+    };
+    ops::snake(q, aligned_in, ab, aligned_out, act);
+    ops::snake(q, one_off(shifted_in), ab, one_off(shifted_out), act);
+    const auto got = shifted_out.download<bf16>();
+    EXPECT_EQ(bits(std::vector<bf16>(got.begin() + 1, got.end())), bits(aligned_out.download<bf16>()))
+        << provider_name() << " " << ops::act_layout_name(act);
   }
 }
 
