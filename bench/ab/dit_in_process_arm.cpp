@@ -7,13 +7,14 @@
 #include "engine/core/queue.h"
 #include "engine/models/music3/acoustic/acoustic_scheduler.h"
 #include "engine/models/music3/acoustic/acoustic_selector.h"
+#include "engine/models/music3/acoustic/acoustic_stage.h"
 #include "engine/models/music3/acoustic/acoustic_synthetic.h"
+#include "engine/models/music3/acoustic/acoustic_windows.h"
 
 namespace music3::bench {
 namespace {
 constexpr int kInputs = 4;
-constexpr int kWindowSteps = 30;       // the release's steps per window
-constexpr int64_t kWindowOverlap = 172;  // the latents re-noised every step after the first window
+const int kWindowSteps = acoustic::AcousticOptions{}.steps;  // the release's steps per window
 }
 
 InProcessDitArm::InProcessDitArm(const std::string& spec, const std::string& arm, const std::string& device,
@@ -37,24 +38,27 @@ InProcessDitArm::InProcessDitArm(const std::string& spec, const std::string& arm
                        acoustic::synthetic_normal(size_t(c.condition_dim * length_), seed_ + 2 * i + 2),
                        to_bf16(1.0f - float(i + 1) / float(kInputs + 1))});
   if (window_loop_) {
-    const int64_t overlap = std::min(kWindowOverlap, length_);
+    overlap_ = std::min(acoustic::kOverlapLatents, length_);
     sigmas_ = acoustic::flow_sigmas(kWindowSteps);
-    noise_ = acoustic::synthetic_normal(size_t(c.in_channels * overlap), seed_ + 101);
-    carried_ = acoustic::synthetic_normal(size_t(c.in_channels * overlap), seed_ + 102);
+    noise_ = acoustic::synthetic_normal(size_t(c.in_channels * overlap_), seed_ + 101);
+    carried_ = acoustic::synthetic_normal(size_t(c.in_channels * overlap_), seed_ + 102);
     std::vector<bf16> x = inputs_[0].x;
-    if (!arm_->run_steps(x.data(), {length_, inputs_[0].cond.data(), &sigmas_, overlap, noise_.data(),
-                                    carried_.data(), overlap, {}}))
+    if (!arm_->run_steps(x.data(), window_steps(inputs_[0])))
       throw std::runtime_error("arm '" + spec + "': the " + runtime::arm_name(arm_->kind()) +
                                " arm has no window loop of its own (dit-loop times run_steps)");
   }
 }
 
+acoustic::WindowSteps InProcessDitArm::window_steps(const Input& in) const {
+  return {length_, in.cond.data(), &sigmas_, overlap_, noise_.data(), carried_.data(), overlap_, {}};
+}
+
 double InProcessDitArm::run_one_window() {
   const Input& in = inputs_[next_++ % kInputs];
-  const int64_t overlap = std::min(kWindowOverlap, length_);
   std::vector<bf16> x = in.x;
+  const acoustic::WindowSteps steps = window_steps(in);
   const auto t0 = std::chrono::steady_clock::now();
-  arm_->run_steps(x.data(), {length_, in.cond.data(), &sigmas_, overlap, noise_.data(), carried_.data(), overlap, {}});
+  arm_->run_steps(x.data(), steps);
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / kWindowSteps;
 }
 

@@ -37,10 +37,12 @@ class InProcessDitArm final : public Arm {
   };
   double run_one_frame();
   double run_one_window();
+  acoustic::WindowSteps window_steps(const Input& in) const;  // a window of `in` with the release's overlap
 
   std::string spec_, geometry_;
   int64_t length_;
   bool window_loop_;
+  int64_t overlap_ = 0;  // the latents re-noised every step (dit-loop)
   std::vector<float> sigmas_;
   std::vector<bf16> noise_, carried_;
   uint64_t seed_;

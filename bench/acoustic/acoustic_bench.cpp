@@ -40,6 +40,7 @@
 #include "engine/models/music3/acoustic/acoustic_selector.h"
 #include "engine/models/music3/acoustic/acoustic_stage.h"
 #include "engine/models/music3/acoustic/acoustic_synthetic.h"
+#include "engine/models/music3/acoustic/acoustic_windows.h"
 #include "engine/models/music3/acoustic/condition_encoder_host_arm.h"
 #include "engine/models/music3/acoustic/dit_host_arm.h"
 #include "engine/models/music3/acoustic/dit_host_math.h"
@@ -230,8 +231,8 @@ void register_dit_loop(const Queue& q, const std::string& geometry, double ceili
   const std::string name = "dit_loop_step/device/cuda/" + geometry + "/" + std::to_string(kLatents);
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
     guarded(state, [&] {
-      constexpr int kSteps = 30;
-      constexpr int64_t kOverlap = 172;
+      const int kSteps = acoustic::AcousticOptions{}.steps;
+      constexpr int64_t kOverlap = acoustic::kOverlapLatents;
       const std::unique_ptr<DitFixture> fixture = make_dit_fixture(q, runtime::ArmRequest::Device, geometry);
       DitFixture& f = *fixture;
       const int64_t C = f.weights.cfg.in_channels;

@@ -2,7 +2,7 @@
 // with its first and last lines, the battery's own "###" notes and "$ (cd ...)" command lines, the first 2,000
 // lines that carry evidence (a gtest failure and the lines after it, errors) and, where lines were dropped, one
 // marker line saying how many. A log at or under the cap is left byte for byte, and so is a log this function already
-// capped (its markers count as evidence): capping twice changes nothing. Not thread-safe for one path.
+// capped (its markers are kept like the notes): capping twice changes nothing. Not thread-safe for one path.
 #pragma once
 #include <cstddef>
 #include <string>
