@@ -110,6 +110,7 @@ nlohmann::json summary(const Flags& f, const pipeline::PipelineModels& m, const 
                         {"windows", windows},
                         {"overlap", g.overlapped},
                         {"windows_during_ar", g.windows_during_ar},
+                        {"first_window_alone", g.first_window_alone},
                         {"steps", f.steps},
                         {"seed", teacher.empty() ? nlohmann::json(f.seed) : nlohmann::json(nullptr)},
                         {"teacher", teacher.empty() ? nlohmann::json(nullptr) : nlohmann::json(teacher)},

@@ -65,6 +65,8 @@ void compare(const std::string& name, const pipeline::GenerateResult& over, cons
                             : 0;
   const int64_t expected_early = std::min<int64_t>(early, int64_t(over.acoustic.windows.size()));
   EXPECT_EQ(over.windows_during_ar, expected_early) << "windows handed over while the AR loop ran";
+  EXPECT_TRUE(over.first_window_alone) << name << ": the first window ran beside the AR loop, not alone";
+  EXPECT_FALSE(seq.first_window_alone);
   ASSERT_EQ(over.acoustic.windows.size(), seq.acoustic.windows.size());
   int64_t latents = 0;
   for (size_t k = 0; k < seq.acoustic.windows.size(); ++k) {

@@ -100,6 +100,7 @@ GenerateResult run_generate(PipelineModels& m, const GenerateRequest& r, const G
   t0 = std::chrono::steady_clock::now();
   feed.rest(g.ar.frame_hiddens.data(), g.ar.frames);
   worker.finish();
+  g.first_window_alone = feed.first_ran_alone();
   g.seconds.after_ar = seconds_since(t0);
   g.seconds.acoustic = stages.acoustic_seconds;
   g.seconds.vocoder = stages.vocoder_seconds;

@@ -73,6 +73,7 @@ struct GenerateResult {
   int sample_rate = 0;
   bool overlapped = false;        // the schedule that ran
   int64_t windows_during_ar = 0;  // windows handed over while the AR loop ran (0 when sequential)
+  bool first_window_alone = false;  // overlapped: the first window ran alone, the AR loop waiting (window_schedule.h)
   StageSeconds seconds;
 };
 

@@ -76,7 +76,12 @@ void WindowStages::run(int64_t start, const std::vector<bf16>& hiddens, int64_t 
 
 void WindowFeed::hand_over(const bf16* hiddens, int64_t start, int64_t n) {
   std::vector<bf16> frames(hiddens + start * width_, hiddens + (start + n) * width_);
-  if (!worker_) return stages_.run(start, frames, n, windows_);
+  const bool first = !handed_any_;
+  handed_any_ = true;
+  if (!worker_ || first) {
+    first_alone_ = first && worker_;
+    return stages_.run(start, frames, n, windows_);
+  }
   worker_->submit([&stages = stages_, start, n, windows = windows_, frames = std::move(frames)] {
     stages.run(start, frames, n, windows);
   });

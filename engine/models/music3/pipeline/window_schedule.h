@@ -2,9 +2,13 @@
 // acoustic/acoustic_stage.h, one window at a time) and then the vocoder's decode of it, in window order, on one of
 // two schedules with the same result bit for bit:
 //   sequential  the caller runs every window of window_starts(F) after the AR stage (`--no-overlap`);
-//   overlapped  a window is handed to a worker thread (runtime/serial_worker.h) as soon as it is final
-//               (acoustic_windows.h frames_until_final: start + 200 frames emitted) while the AR loop goes on, the
-//               frames it covers copied at hand-over; the rest follow when the AR stage ends.
+//   overlapped  a window is handed over as soon as it is final (acoustic_windows.h frames_until_final: start + 200
+//               frames emitted), the frames it covers copied at hand-over; the rest follow when the AR stage ends.
+//               The first window runs alone on the AR loop's thread (the loop waits for its audio); later ones go
+//               to a worker thread (runtime/serial_worker.h) while the AR loop goes on. Why the first runs alone:
+//               beside the AR loop a window only time-shares the GPU (reports/bench/pipeline/GAP.md: the loop grew
+//               by about the windows' whole device time), so running it alone costs the song nothing measurable
+//               and brings the first audio forward by the AR frames it would otherwise wait behind.
 // Both run the same WindowStages::run on the same arms in the same order with the same inputs, so only the time
 // differs (gate pipeline.overlap compares both). The acoustic arms and the vocoder run on the pipeline's side
 // queue (pipeline_models.h): on CUDA a second stream, so the windows' kernels run beside the AR loop's.
@@ -16,8 +20,10 @@
 //   adding its stage times; the first finished window's time is taken from `t0`. Non-finite latents throw
 //   GenerateError "nonfinite" naming the window's first frame (nothing is decoded from it).
 // - WindowFeed: frames_out(hiddens, E) hands over every window final at E frames; rest(hiddens, F) hands over the
-//   windows of window_starts(F) not handed yet (sequential: all of them). With a worker, hand-over is submit();
-//   without, run() on the caller's thread. The WindowStages must outlive the worker.
+//   windows of window_starts(F) not handed yet (sequential: all of them). With a worker, the first hand-over is
+//   run() on the caller's thread (nothing has been submitted yet, so one thread at a time holds) and later ones are
+//   submit(); without, every one is run() on the caller's thread. first_ran_alone() says whether the first window
+//   ran on the caller's thread while a worker was there. The WindowStages must outlive the worker.
 // Thread-safety: a WindowStages runs on one thread at a time (the worker's, or the caller's); WindowFeed belongs to
 // the caller's thread.
 #pragma once
@@ -75,6 +81,7 @@ class WindowFeed {
   void frames_out(const bf16* hiddens, int64_t frames);
   void rest(const bf16* hiddens, int64_t frames);
   int64_t handed_before_rest() const { return handed_early_; }  // windows frames_out handed over
+  bool first_ran_alone() const { return first_alone_; }
 
  private:
   void hand_over(const bf16* hiddens, int64_t start, int64_t n);
@@ -83,6 +90,7 @@ class WindowFeed {
   runtime::SerialWorker* worker_;
   int64_t width_, windows_, next_ = 0;  // next_: the start of the first window not handed over
   int64_t handed_early_ = 0;
+  bool handed_any_ = false, first_alone_ = false;
 };
 
 }  // namespace music3::pipeline
