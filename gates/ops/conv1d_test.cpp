@@ -69,7 +69,8 @@ bool layout_has_provider(const Queue& q, ops::ConvWeightLayout layout, ops::ActL
 
 void check_layout(ops::ConvWeightLayout layout, ops::ActLayout act) {
   for (const Case& c : {Case{2, 24, 20, 50, 7, 3, 9}, Case{2, 40, 33, 37, 1, 1, 0}, Case{1, 8, 1, 300, 7, 1, 3},
-                        Case{2, 64, 128, 301, 7, 9, 27}, Case{2, 24, 16, 517, 7, 3, 9}, Case{2, 16, 24, 70, 7, 1, 3}}) {
+                        Case{2, 64, 128, 301, 7, 9, 27}, Case{2, 24, 16, 517, 7, 3, 9}, Case{2, 16, 24, 70, 7, 1, 3},
+                        Case{2, 96, 1, 300, 7, 3, 9}, Case{2, 40, 3, 129, 7, 1, 3}}) {
     const int64_t t_out = c.time + 2 * c.pad - c.dilation * (c.taps - 1);
     const auto x = normal_bf16(size_t(c.batch * c.cin * c.time), 11, 1.0);
     const auto w = normal_bf16(size_t(c.taps * c.cout * c.cin), 12, 0.2);

@@ -10,11 +10,14 @@
 // Channels-last activations (ActLayout::ChannelsLast, [B, T, C]): row-major acc[Tout, Cout] is column-major
 // acc^T [Cout, Tout] = W_k [Cout, Cin] . xpad_shift^T [Cin, Tout] (W_k read transposed), xpad padded along T with
 // the channels kept innermost; a 1x1 conv is one GEMM over all B T rows (n = B Tout), the batch being contiguous.
+// Narrow outputs (Cout <= kNarrowMaxOut: the vocoder's conv_out) go to the direct kernel of conv1d_narrow.cu
+// instead, where its staging fits in shared memory: no scratch, one read of x.
 #include <climits>
 #include <stdexcept>
 
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/conv1d_bias.h"
+#include "engine/ops/cuda/conv1d_narrow.h"
 #include "engine/ops/cuda/cublas_handle.h"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
@@ -69,6 +72,7 @@ bool conv1d_cublas_supports(const void* args) {
 
 void conv1d_cuda(const Queue& q, const void* args) {
   const auto& p = *static_cast<const Conv1dArgs*>(args);
+  if (conv1d_narrow(p, stream_of(q))) return;
   const ActAxes act = act_axes(p.act);
   const bool last = p.act == ActLayout::ChannelsLast;
   const int64_t batch = p.x.shape[0], cin = p.x.shape[act.channels], t_in = p.x.shape[act.time];
