@@ -58,6 +58,9 @@ TEST(Add, ExactOnFullAndBroadcastOperands) {
   EXPECT_EQ(bits(run(q, a_row, 1, b, rows, rows, cols)), bits(reference(a_row, 1, b, rows, rows, cols)));
   EXPECT_EQ(bits(run(q, a_row, 1, b_row, 1, 1, cols)), bits(reference(a_row, 1, b_row, 1, 1, cols)));
   EXPECT_EQ(bits(run(q, a_row, 1, b_row, 1, rows, cols)), bits(reference(a_row, 1, b_row, 1, rows, cols)));
+  // A multiple of 8 elements (CUDA: the 8-wide form with no tail; 4103 above leaves a tail of 2).
+  const auto c = operand(5 * 2048, 8), d = operand(5 * 2048, 9);
+  EXPECT_EQ(bits(run(q, c, 5, d, 5, 5, 2048)), bits(reference(c, 5, d, 5, 5, 2048)));
 }
 
 TEST(Add, InPlaceOnEitherSide) {
