@@ -14,6 +14,7 @@
 #include "engine/io/audio_file.h"
 #include "engine/io/sha256.h"
 #include "engine/models/music3/pipeline/generate_run.h"
+#include "engine/models/music3/pipeline/window_warm_up.h"
 #include "engine/runtime/device_pools.h"
 
 namespace music3::cli {
@@ -22,7 +23,7 @@ const char* const kGenerateUsage =
     "usage: music3 generate --checkpoint DIR --prompt TEXT (--lyrics TEXT | --lyrics-file FILE) [--duration S]\n"
     "                       [--steps N] [--seed S] [--out FILE] [--format wav16|wav24|wav-float|flac] [--force]\n"
     "                       [--device cpu|cuda] [--arm auto|host|device|STAGE=ARM,...] [--teacher TRACE]\n"
-    "                       [--threads N] [--no-overlap] [--ignore-eos] [--json] [--quiet]\n"
+    "                       [--threads N] [--no-overlap] [--no-warm-up] [--ignore-eos] [--json] [--quiet]\n"
     "  DIR: a pipeline in the diffusers hub layout (modular_model_index.json, tokenizer/, language_model/,\n"
     "  rvq_depth_decoder/, condition_encoder/, transformer/, scheduler/, vocoder/), checked whole before any work.\n"
     "  --duration S: seconds of audio asked for, min(int(S * 25), 9000) AR frames (default 60); the song ends\n"
@@ -33,7 +34,9 @@ const char* const kGenerateUsage =
     "  (oracle_bridge/pipeline): its draws, tokens, codes and window noise are replayed; prompt, lyrics,\n"
     "  duration and steps default to the trace's. --no-overlap: run every window's acoustic stage and vocoder\n"
     "  after the AR loop instead of beside it (the default runs a window as soon as its 200 frames are out; both\n"
-    "  give the same file). --ignore-eos: for benchmarking, <|audio_end|> is never sampled (its logit is masked),\n"
+    "  give the same file). --no-warm-up: on cuda, skip the window stages' warm-up at load (one zero window through\n"
+    "  the condition encoder, the DiT and the vocoder, so plans, graphs and buffers are ready before the first\n"
+    "  window; seconds.warm_up reports it, inside seconds.load; the file is the same either way). --ignore-eos: for benchmarking, <|audio_end|> is never sampled (its logit is masked),\n"
     "  so the run makes exactly min(int(S * 25), 9000) frames, as the diffusers pipeline does with that logit\n"
     "  masked (bench/pipeline/diffusers_pipeline_peer.py); not the model's song; refused with --teacher.\n"
     "  --quiet: no progress line.\n";
@@ -134,7 +137,7 @@ int generate(const std::vector<std::string>& argv) {
   Args a(argv,
          {"--checkpoint", "--prompt", "--lyrics", "--lyrics-file", "--duration", "--steps", "--seed", "--out",
           "--format", "--device", "--arm", "--teacher", "--threads"},
-         {"--force", "--json", "--quiet", "--no-overlap", "--ignore-eos"});
+         {"--force", "--json", "--quiet", "--no-overlap", "--no-warm-up", "--ignore-eos"});
   std::unique_ptr<pipeline::PipelineTrace> teacher;
   if (auto path = a.get("--teacher")) teacher = std::make_unique<pipeline::PipelineTrace>(pipeline::read_pipeline_trace(*path));
   const Flags f = read_flags(a, teacher.get());
@@ -148,6 +151,8 @@ int generate(const std::vector<std::string>& argv) {
 
   auto t0 = std::chrono::steady_clock::now();
   pipeline::PipelineModels models(f.checkpoint, queue, arms);
+  const bool warm_up = queue.device == DeviceType::CUDA && !a.has("--no-warm-up");
+  const double warm_up_seconds = warm_up ? pipeline::warm_up_windows(models) : 0.0;
   const double load_seconds = since(t0);
 
   ProgressLine line(!a.has("--quiet"));
@@ -175,6 +180,7 @@ int generate(const std::vector<std::string>& argv) {
   io::write_audio_file(f.out, g.audio.data, 2, g.audio.samples, g.sample_rate, f.format, f.force);
   const double write_seconds = since(t0);
   const nlohmann::json seconds = {{"load", load_seconds},
+                                  {"warm_up", warm_up_seconds},
                                   {"text", g.seconds.text},
                                   {"ar", g.seconds.ar},
                                   {"acoustic", g.seconds.acoustic},

@@ -124,7 +124,7 @@ void check_summary_and_file(const std::string& case_name, const CliRun& r, const
     EXPECT_EQ(j.at("arms").at(stage).at("device"), "cpu") << stage;
   }
   for (const char* stage :
-       {"load", "text", "ar", "acoustic", "vocoder", "first_window", "after_ar", "write", "total"})
+       {"load", "warm_up", "text", "ar", "acoustic", "vocoder", "first_window", "after_ar", "write", "total"})
     EXPECT_GE(j.at("seconds").at(stage).get<double>(), 0.0) << stage;
   EXPECT_TRUE(j.at("peak_device_memory").at("bytes").is_null());
   EXPECT_EQ(j.at("sha256"), io::sha256_file(out));

@@ -1,0 +1,66 @@
+// Gate pipeline.warm_up (--device cpu|cuda): the window stages' warm-up (engine/models/music3/pipeline/
+// window_warm_up.h) changes no result. Two fresh loads of the embedded tiny pipeline on the gate's queue with every
+// stage's device arm (on cpu, the op seam's CPU providers: the arms that keep buffers, graphs and a cached
+// condition between calls); one is warmed up first; both run the same free song (seed 7, 9 s, 2 steps: 225 frames,
+// two windows, overlapped): the same tokens, codes, latents and audio, bit for bit; the warm-up reached each
+// window stage's arm (its forwards() counter moved). On cuda this is also the
+// pipeline end to end on the device arms, warm and cold.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "engine/models/music3/pipeline/generate_run.h"
+#include "engine/models/music3/pipeline/stage_arms.h"
+#include "engine/models/music3/pipeline/window_warm_up.h"
+#include "gates/lib/gate_env.h"
+#include "gates/lib/gate_record.h"
+#include "gates/pipeline/pipeline_oracle.h"
+
+namespace music3::gates {
+namespace {
+
+std::string gate_id() { return "pipeline.warm_up_" + gate_device_name(); }
+
+pipeline::GenerateResult song(bool warm_up, double* warm_up_seconds) {
+  pipeline::PipelineModels models(embedded_pipeline_folder(), gate_queue(), pipeline::parse_stage_arms("device"));
+  if (warm_up) {
+    const int64_t encoder = models.encoder().forwards(), dit = models.dit().forwards();
+    const int64_t vocoder = models.vocoder().forwards();
+    *warm_up_seconds = pipeline::warm_up_windows(models);
+    // Reachability: the warm-up called each window stage's selected arm.
+    EXPECT_GT(models.encoder().forwards(), encoder) << "the warm-up never reached the condition encoder";
+    EXPECT_GT(models.dit().forwards(), dit) << "the warm-up never reached the DiT";
+    EXPECT_GT(models.vocoder().forwards(), vocoder) << "the warm-up never reached the vocoder";
+  }
+  const pipeline::GenerateRequest r{"a bright synth pop song", "[verse]\nla la la", 9.0, 2, 7};
+  return pipeline::run_generate(models, r);
+}
+
+TEST(PipelineWarmUp, ChangesNoResult) {
+  double seconds = -1;
+  const pipeline::GenerateResult cold = song(false, nullptr), warm = song(true, &seconds);
+  EXPECT_GE(seconds, 0.0);
+  EXPECT_EQ(warm.ar.tokens, cold.ar.tokens);
+  EXPECT_EQ(warm.ar.codes, cold.ar.codes);
+  ASSERT_EQ(warm.acoustic.windows.size(), cold.acoustic.windows.size());
+  ASSERT_GE(cold.acoustic.windows.size(), 2u) << "a two-window song";
+  int64_t latents = 0;
+  for (size_t k = 0; k < cold.acoustic.windows.size(); ++k) {
+    const auto &a = warm.acoustic.windows[k].latents, &b = cold.acoustic.windows[k].latents;
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) latents += a[i].bits != b[i].bits;
+  }
+  ASSERT_EQ(warm.audio.data.size(), cold.audio.data.size());
+  const bool audio_same =
+      std::memcmp(warm.audio.data.data(), cold.audio.data.data(), cold.audio.data.size() * sizeof(float)) == 0;
+  record(gate_id(), "free_seed7", "latents.differing", double(latents), 0);
+  record(gate_id(), "free_seed7", "audio.differing_bytes", audio_same ? 0.0 : 1.0, 0);
+  record(gate_id(), "free_seed7", "warm_up_seconds", seconds, 0, BoundKind::ReportOnly);
+  EXPECT_EQ(latents, 0) << "the warmed-up run's latents differ from the cold run's";
+  EXPECT_TRUE(audio_same) << "the warmed-up run's audio differs from the cold run's";
+}
+
+}  // namespace
+}  // namespace music3::gates
+
+int main(int argc, char** argv) { return music3::gates::gate_main(argc, argv); }
