@@ -1,10 +1,14 @@
 // Gate pipeline.warm_up (--device cpu|cuda): the window stages' warm-up (engine/models/music3/pipeline/
-// window_warm_up.h) changes no result. Two fresh loads of the embedded tiny pipeline on the gate's queue with every
-// stage's device arm (on cpu, the op seam's CPU providers: the arms that keep buffers, graphs and a cached
-// condition between calls); one is warmed up first; both run the same free song (seed 7, 9 s, 2 steps: 225 frames,
-// two windows, overlapped): the same tokens, codes, latents and audio, bit for bit; the warm-up reached each
-// window stage's arm (its forwards() counter moved). On cuda this is also the
-// pipeline end to end on the device arms, warm and cold.
+// window_warm_up.h) changes no result, and `generate`'s selection and reachability on the gate's device. Two fresh
+// loads of the embedded tiny pipeline, arms as `music3 generate` would build them there (auto on cuda: the device
+// arms; on cpu, --arm device: the op seam's CPU providers, the arms that keep buffers, graphs and a cached condition
+// between calls); one is warmed up first; both run the same free song (seed 7, 9 s, 2 steps: 225 frames, two
+// windows, overlapped):
+//   - the same tokens, codes, latents and audio, bit for bit;
+//   - the warm-up reached each window stage's arm (its forwards() counter moved);
+//   - selection: every stage's arm is the device arm on the gate's device (describe_arms());
+//   - reachability: during the song each stage's selected arm was called (the LM's and the depth stage's device
+//     forwards, the condition encoder's, the DiT's and the vocoder's forwards counters moved).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -21,8 +25,16 @@ namespace {
 
 std::string gate_id() { return "pipeline.warm_up_" + gate_device_name(); }
 
+pipeline::StageArms generate_arms() {
+  return pipeline::parse_stage_arms(gate_device() == DeviceType::CUDA ? "auto" : "device");
+}
+
 pipeline::GenerateResult song(bool warm_up, double* warm_up_seconds) {
-  pipeline::PipelineModels models(embedded_pipeline_folder(), gate_queue(), pipeline::parse_stage_arms("device"));
+  pipeline::PipelineModels models(embedded_pipeline_folder(), gate_queue(), generate_arms());
+  for (const char* stage : {"lm", "depth", "condition_encoder", "dit", "vocoder"}) {
+    EXPECT_EQ(models.describe_arms().at(stage).at("arm"), "device") << stage;
+    EXPECT_EQ(models.describe_arms().at(stage).at("device"), gate_device_name()) << stage;
+  }
   if (warm_up) {
     const int64_t encoder = models.encoder().forwards(), dit = models.dit().forwards();
     const int64_t vocoder = models.vocoder().forwards();
@@ -32,8 +44,19 @@ pipeline::GenerateResult song(bool warm_up, double* warm_up_seconds) {
     EXPECT_GT(models.dit().forwards(), dit) << "the warm-up never reached the DiT";
     EXPECT_GT(models.vocoder().forwards(), vocoder) << "the warm-up never reached the vocoder";
   }
+  const uint64_t lm = models.ar().lm_instruments().device_forwards;
+  const uint64_t depth = models.ar().depth().instruments().device_forwards;
+  const int64_t encoder = models.encoder().forwards(), dit = models.dit().forwards();
+  const int64_t vocoder = models.vocoder().forwards();
   const pipeline::GenerateRequest r{"a bright synth pop song", "[verse]\nla la la", 9.0, 2, 7};
-  return pipeline::run_generate(models, r);
+  pipeline::GenerateResult g = pipeline::run_generate(models, r);
+  EXPECT_GT(models.ar().lm_instruments().device_forwards, lm) << "the song never reached the LM's device arm";
+  EXPECT_GT(models.ar().depth().instruments().device_forwards, depth) << "the song never reached the depth device arm";
+  EXPECT_GT(models.encoder().forwards(), encoder) << "the song never reached the condition encoder's arm";
+  EXPECT_EQ(models.dit().forwards() - dit, 2 * int64_t(r.steps) * int64_t(g.acoustic.windows.size()))
+      << "the DiT's arm: two calls per step and window";
+  EXPECT_GT(models.vocoder().forwards(), vocoder) << "the song never reached the vocoder's arm";
+  return g;
 }
 
 TEST(PipelineWarmUp, ChangesNoResult) {
