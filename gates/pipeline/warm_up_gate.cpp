@@ -9,6 +9,7 @@
 //   - selection: every stage's arm is the device arm on the gate's device (describe_arms());
 //   - reachability: during the song each stage's selected arm was called (the LM's and the depth stage's device
 //     forwards, the condition encoder's, the DiT's and the vocoder's forwards counters moved).
+// LeavesHostArmsAlone: with every stage on its host arm the warm-up calls none of them.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -81,6 +82,17 @@ TEST(PipelineWarmUp, ChangesNoResult) {
   record(gate_id(), "free_seed7", "warm_up_seconds", seconds, 0, BoundKind::ReportOnly);
   EXPECT_EQ(latents, 0) << "the warmed-up run's latents differ from the cold run's";
   EXPECT_TRUE(audio_same) << "the warmed-up run's audio differs from the cold run's";
+}
+
+// A host arm has nothing to warm (and at full geometry one call would cost seconds): the warm-up leaves it alone.
+TEST(PipelineWarmUp, LeavesHostArmsAlone) {
+  pipeline::PipelineModels models(embedded_pipeline_folder(), gate_queue(), pipeline::parse_stage_arms("host"));
+  const int64_t encoder = models.encoder().forwards(), dit = models.dit().forwards();
+  const int64_t vocoder = models.vocoder().forwards();
+  pipeline::warm_up_windows(models);
+  EXPECT_EQ(models.encoder().forwards(), encoder) << "the warm-up called the condition encoder's host arm";
+  EXPECT_EQ(models.dit().forwards(), dit) << "the warm-up called the DiT's host arm";
+  EXPECT_EQ(models.vocoder().forwards(), vocoder) << "the warm-up called the vocoder's host arm";
 }
 
 }  // namespace

@@ -11,12 +11,17 @@ namespace music3::pipeline {
 double warm_up_windows(PipelineModels& m) {
   const auto t0 = std::chrono::steady_clock::now();
   const int64_t frames = acoustic::kWindowFrames, length = acoustic::latent_length(frames);
-  const int64_t width = 8 * int64_t(m.ar().lm_config().hidden);
-  const std::vector<bf16> hiddens(size_t(frames * width), bf16{});
-  const std::vector<bf16> cond = m.encoder().encode(hiddens.data(), frames, length);
+  const auto device = runtime::ArmKind::Device;
+  if (m.encoder().kind() == device) {
+    const std::vector<bf16> hiddens(size_t(frames * 8 * int64_t(m.ar().lm_config().hidden)), bf16{});
+    m.encoder().encode(hiddens.data(), frames, length);
+  }
   const std::vector<bf16> latents(size_t(m.dit().latent_channels() * length), bf16{});
-  m.dit().velocities(latents.data(), length, to_bf16(1.0f), cond.data());
-  m.vocoder().decode(latents.data(), length);
+  if (m.dit().kind() == device) {
+    const std::vector<bf16> cond(size_t(m.dit().cond_channels() * length), bf16{});
+    m.dit().velocities(latents.data(), length, to_bf16(1.0f), cond.data());
+  }
+  if (m.vocoder().kind() == device) m.vocoder().decode(latents.data(), length);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
