@@ -28,6 +28,7 @@
 #pragma once
 #include <cstdint>
 
+#include "engine/core/bf16.h"  // MUSIC3_HD
 #include "engine/core/queue.h"
 #include "engine/core/tensor.h"
 
@@ -43,8 +44,8 @@ struct ConvWeightAxes {
 };
 ConvWeightAxes conv_weight_axes(ConvWeightLayout layout);
 Shape conv_weight_shape(ConvWeightLayout layout, int64_t taps, int64_t cout, int64_t cin);
-// The offset of w[tap k][out co][in ci] in a weight of `layout` with those extents.
-inline int64_t conv_weight_offset(ConvWeightLayout layout, int64_t taps, int64_t cout, int64_t cin, int64_t k,
+// The offset of w[tap k][out co][in ci] in a weight of `layout` with those extents (host and device code).
+MUSIC3_HD int64_t conv_weight_offset(ConvWeightLayout layout, int64_t taps, int64_t cout, int64_t cin, int64_t k,
                                   int64_t co, int64_t ci) {
   switch (layout) {
     case ConvWeightLayout::OutInTap: return (co * cin + ci) * taps + k;

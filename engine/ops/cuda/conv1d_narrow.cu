@@ -5,8 +5,8 @@
 // and the weights as f32 [Cout][K][Cin], then thread t sums, for each output channel co,
 //   acc = bias[co]; for k = 0 .. K - 1, for ci = 0 .. Cin - 1: acc = fmaf(w[co][k][ci], x[ci][t + k dilation], acc)
 // and writes bf16(acc): the contract's f32 sum with one rounding (vocoder_ops.h), in this order. Either activation
-// layout ([B, C, T] or [B, T, C]: only the staging's and the store's indexing differ) and either weight layout
-// cuda.conv1d takes (tap-major, OutTapIn). Declines (returns false, nothing enqueued) wider outputs and shapes whose
+// layout ([B, C, T] or [B, T, C]: only the staging's and the store's indexing differ), any weight layout (read
+// through conv_weight_offset). Declines (returns false, nothing enqueued) wider outputs and shapes whose
 // staging exceeds kMaxStagedBytes of shared memory.
 #include "engine/ops/cuda/conv1d_narrow.h"
 
@@ -23,7 +23,8 @@ constexpr int kMaxStagedBytes = 48 * 1024;
 
 struct NarrowGeometry {
   int batch, cin, cout, taps, dilation, pad, t_in, t_out, rows;  // rows: staged input positions per block
-  bool channels_last, tap_major;
+  bool channels_last;
+  ConvWeightLayout layout;
 };
 
 __global__ void __launch_bounds__(kTile)
@@ -35,8 +36,7 @@ __global__ void __launch_bounds__(kTile)
   const int weights = g.cout * g.taps * g.cin;
   for (int i = threadIdx.x; i < weights; i += kTile) {
     const int co = i / (g.taps * g.cin), k = i / g.cin % g.taps, ci = i % g.cin;
-    const int at = g.tap_major ? (k * g.cout + co) * g.cin + ci : (co * g.taps + k) * g.cin + ci;
-    staged_w[i] = to_f32(w[at]);
+    staged_w[i] = to_f32(w[conv_weight_offset(g.layout, g.taps, g.cout, g.cin, k, co, ci)]);
   }
   const int j0 = t0 - g.pad;  // the input position of staged row 0
   const int staged = g.cin * g.rows;
@@ -60,7 +60,8 @@ __global__ void __launch_bounds__(kTile)
       const float* wk = wc + k * g.cin;
       for (int ci = 0; ci < g.cin; ++ci) acc = __fmaf_rn(wk[ci], to_f32(xk[ci * g.rows]), acc);
     }
-    const int64_t at = g.channels_last ? (int64_t{b} * g.t_out + t) * g.cout + co : (int64_t{b} * g.cout + co) * g.t_out + t;
+    const int64_t at =
+        g.channels_last ? (int64_t{b} * g.t_out + t) * g.cout + co : (int64_t{b} * g.cout + co) * g.t_out + t;
     out[at] = to_bf16(acc);
   }
 }
@@ -80,7 +81,7 @@ bool conv1d_narrow(const Conv1dArgs& p, cudaStream_t stream) {
   const NarrowGeometry g{static_cast<int>(batch), static_cast<int>(cin),    static_cast<int>(cout),
                          static_cast<int>(taps),  p.dilation,               p.pad,
                          static_cast<int>(t_in),  static_cast<int>(t_out),  static_cast<int>(rows),
-                         p.act == ActLayout::ChannelsLast, p.layout == ConvWeightLayout::TapMajor};
+                         p.act == ActLayout::ChannelsLast, p.layout};
   const dim3 grid(static_cast<unsigned>((t_out + kTile - 1) / kTile), static_cast<unsigned>(batch));
   conv1d_narrow_kernel<<<grid, kTile, static_cast<size_t>(bytes), stream>>>(
       p.x.as<const bf16>(), p.w.as<const bf16>(), p.bias.as<const bf16>(), p.out.as<bf16>(), g);
