@@ -86,7 +86,7 @@ GenerateResult run_generate(PipelineModels& m, const GenerateRequest& r, const G
   ProgressRelay relay(p);
   const acoustic::NoiseSource noise = noise_for(r);
   WindowStages stages(m, noise, r.steps, relay, t_run);
-  const int64_t width = 8 * int64_t(m.ar().lm_config().hidden);
+  const int64_t width = m.frame_width();
   const int64_t planned = int64_t(acoustic::window_starts(g.max_frames).size());
   runtime::SerialWorker worker;  // after `stages`: joined before the stages its tasks run go away
   WindowFeed feed(stages, r.overlap ? &worker : nullptr, width, planned);

@@ -42,6 +42,9 @@ class PipelineModels {
   const Queue& queue() const { return queue_; }
   tokenizer::Qwen2Tokenizer& tokenizer() { return *tokenizer_; }
   ar::ArStage& ar() { return *ar_; }
+  // The width of one row of the AR stage's frame_hiddens, which the condition encoder takes (the checkpoint's
+  // coupling rules hold it to the depth stage's codebooks x the LM's hidden size).
+  int64_t frame_width() const { return checkpoint_.condition.frame_width(); }
   acoustic::ConditionEncoderArm& encoder() { return *encoder_; }
   acoustic::DitArm& dit() { return *dit_; }
   vocoder::VocoderArm& vocoder() { return *vocoder_; }

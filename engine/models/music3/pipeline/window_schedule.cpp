@@ -51,7 +51,7 @@ WindowStages::WindowStages(PipelineModels& m, const acoustic::NoiseSource& noise
                            std::chrono::steady_clock::time_point t0)
     : m_(m),
       relay_(relay),
-      loop_(m.encoder(), m.dit(), 8 * int64_t(m.ar().lm_config().hidden), noise, window_options(steps, relay)),
+      loop_(m.encoder(), m.dit(), m.frame_width(), noise, window_options(steps, relay)),
       t0_(t0) {
   acoustic.channels = loop_.channels();
 }

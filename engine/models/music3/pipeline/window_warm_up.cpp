@@ -13,7 +13,7 @@ double warm_up_windows(PipelineModels& m) {
   const int64_t frames = acoustic::kWindowFrames, length = acoustic::latent_length(frames);
   const auto device = runtime::ArmKind::Device;
   if (m.encoder().kind() == device) {
-    const std::vector<bf16> hiddens(size_t(frames * 8 * int64_t(m.ar().lm_config().hidden)), bf16{});
+    const std::vector<bf16> hiddens(size_t(frames * m.frame_width()), bf16{});
     m.encoder().encode(hiddens.data(), frames, length);
   }
   const std::vector<bf16> latents(size_t(m.dit().latent_channels() * length), bf16{});
