@@ -36,9 +36,10 @@ const char* const kGenerateUsage =
     "  after the AR loop instead of beside it (the default runs a window as soon as its 200 frames are out; both\n"
     "  give the same file). --no-warm-up: on cuda, skip the window stages' warm-up at load (one zero window through\n"
     "  the condition encoder, the DiT and the vocoder, so plans, graphs and buffers are ready before the first\n"
-    "  window; seconds.warm_up reports it, inside seconds.load; the file is the same either way). --ignore-eos: for benchmarking, <|audio_end|> is never sampled (its logit is masked),\n"
-    "  so the run makes exactly min(int(S * 25), 9000) frames, as the diffusers pipeline does with that logit\n"
-    "  masked (bench/pipeline/diffusers_pipeline_peer.py); not the model's song; refused with --teacher.\n"
+    "  window; seconds.warm_up reports it, inside seconds.load; the file is the same either way). --ignore-eos: for\n"
+    "  benchmarking, <|audio_end|> is never sampled (its logit is masked), so the run makes exactly\n"
+    "  min(int(S * 25), 9000) frames, as the diffusers pipeline does with that logit masked\n"
+    "  (bench/pipeline/diffusers_pipeline_peer.py); not the model's song; refused with --teacher.\n"
     "  --quiet: no progress line.\n";
 
 namespace {
