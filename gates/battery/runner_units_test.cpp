@@ -230,6 +230,31 @@ TEST_F(GtestJsonTest, CountsFailingCasesAndAssertions) {
   EXPECT_FALSE(read_gtest_json(dir_ + "/none.json", missing));
 }
 
+using GateRunTest = TempDir;
+
+// A gate run gets its own TMPDIR in the build directory, and what the gate leaves there is gone when it ends.
+TEST_F(GateRunTest, EachGateRunHasItsOwnTemporaryFolderRemovedAfterIt) {
+  fs::create_directories(dir_ + "/bin");
+  const std::string seen = dir_ + "/tmpdir-seen";
+  {
+    std::ofstream script(dir_ + "/bin/leaky_gate");
+    script << "#!/bin/sh\necho \"$TMPDIR\" > " << seen << "\nhead -c 4096 /dev/zero > \"$TMPDIR/kept\"\nexit 1\n";
+  }
+  fs::permissions(dir_ + "/bin/leaky_gate", fs::perms::owner_all);
+  Gate leaky;
+  leaky.id = "leaky";
+  leaky.executable = "leaky_gate";
+  BuildDir b;
+  b.source = dir_;
+  b.dir = dir_;
+  const GateResult r = run_gate(leaky, b, 30, dir_ + "/leaky.json", dir_ + "/leaky.log");
+  EXPECT_EQ(r.verdict, GateVerdict::Failed);
+  std::string tmpdir;
+  std::getline(std::ifstream(seen), tmpdir);
+  EXPECT_EQ(tmpdir.rfind(dir_ + "/gate-tmp-", 0), 0u) << tmpdir;
+  EXPECT_FALSE(fs::exists(tmpdir)) << tmpdir;
+}
+
 GateResult gate(GateVerdict v) {
   GateResult g;
   g.gate = std::string("g") + verdict_name(v);

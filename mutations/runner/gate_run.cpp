@@ -2,6 +2,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
+#include <stdlib.h>
 
 #include <nlohmann/json.hpp>
 
@@ -52,7 +54,11 @@ GateResult run_gate(const Gate& gate, const BuildDir& b, double timeout_s, const
   GateResult r;
   r.gate = gate.id;
   r.timeout_s = timeout_s;
-  r.process = run_process({argv, b.dir, {{"MUSIC3_SOURCE_DIR", b.source}}, log, timeout_s});
+  std::string scratch = b.dir + "/gate-tmp-XXXXXX";
+  if (!mkdtemp(scratch.data())) throw std::runtime_error("cannot create a temporary directory from " + scratch);
+  r.process = run_process({argv, b.dir, {{"MUSIC3_SOURCE_DIR", b.source}, {"TMPDIR", scratch}}, log, timeout_s});
+  std::error_code ignored;  // a file the gate left unremovable must not turn its verdict into an error
+  std::filesystem::remove_all(scratch, ignored);
   if (r.process.timed_out)
     r.verdict = GateVerdict::Timeout;
   else if (r.process.signal)

@@ -29,6 +29,9 @@ struct GateResult {
 // failed_assertions). Returns false when the file is missing or unreadable.
 bool read_gtest_json(const std::string& path, GateResult& r);
 
+// Runs one gate binary in the build directory with its own TMPDIR (a fresh folder in the build directory, removed
+// when the gate ends): what a failing gate keeps for diagnosis (gate_depth_oracle_regen keeps its 122 MB
+// regeneration) would otherwise pile up in /tmp over a battery, one copy per killed mutation.
 GateResult run_gate(const Gate& gate, const BuildDir& b, double timeout_s, const std::string& json_path,
                     const std::string& log);
 
