@@ -32,6 +32,7 @@
 #include "gates/acoustic/acoustic_oracle.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
+#include "gates/lib/ulp_stats.h"
 
 namespace music3::gates {
 namespace {
@@ -177,7 +178,7 @@ TEST(AcousticDevice, TheDeviceLoopGivesTheHostStepsBits) {
       const auto& a = device.result.windows[k].latents;
       const auto& b = host.result.windows[k].latents;
       ASSERT_EQ(a.size(), b.size());
-      for (size_t i = 0; i < a.size(); ++i) differing += a[i].bits != b[i].bits;
+      differing += size_t(differing_bits(a, b));
       total += a.size();
     }
     EXPECT_EQ(differing, 0u) << "of " << total << " latents";

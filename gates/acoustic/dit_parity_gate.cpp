@@ -9,6 +9,7 @@
 #include "gates/acoustic/acoustic_oracle.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
+#include "gates/lib/ulp_stats.h"
 
 namespace music3::gates {
 namespace {
@@ -53,10 +54,9 @@ TEST(AcousticDitParity, ThreadCountDoesNotChangeBits) {
   acoustic::DitHostArm one(w, 1), many(w, 4);
   const auto a = one.forward(x.data.data(), x.shape[2], t.data[0], cond.data.data());
   const auto b = many.forward(x.data.data(), x.shape[2], t.data[0], cond.data.data());
-  size_t differing = 0;
-  for (size_t i = 0; i < a.size(); ++i) differing += a[i].bits != b[i].bits;
+  const int64_t differing = differing_bits(a, b);
   record("acoustic.dit_parity", c.name(), "threads_1_vs_4_differing", double(differing), 0);
-  EXPECT_EQ(differing, 0u);
+  EXPECT_EQ(differing, 0);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "gates/acoustic/acoustic_oracle.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
+#include "gates/lib/ulp_stats.h"
 
 namespace music3::gates {
 namespace {
@@ -43,10 +44,9 @@ TEST(AcousticEncoderParity, ThreadCountDoesNotChangeBits) {
   const int64_t n = frames.shape[1], L = w.cfg.latent_length(n);
   acoustic::ConditionEncoderHostArm one(w, 1), many(w, 4);
   const auto a = one.encode(frames.data.data(), n, L), b = many.encode(frames.data.data(), n, L);
-  size_t differing = 0;
-  for (size_t i = 0; i < a.size(); ++i) differing += a[i].bits != b[i].bits;
+  const int64_t differing = differing_bits(a, b);
   record("acoustic.encoder_parity", c.name(), "threads_1_vs_4_differing", double(differing), 0);
-  EXPECT_EQ(differing, 0u);
+  EXPECT_EQ(differing, 0);
   EXPECT_EQ(one.forwards(), 1);
 }
 

@@ -14,16 +14,10 @@
 #include "gates/acoustic/loop_replay_arms.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
+#include "gates/lib/ulp_stats.h"
 
 namespace music3::gates {
 namespace {
-
-int64_t differing(const std::vector<bf16>& a, const std::vector<bf16>& b) {
-  if (a.size() != b.size()) return int64_t(std::max(a.size(), b.size()));
-  int64_t n = 0;
-  for (size_t i = 0; i < a.size(); ++i) n += a[i].bits != b[i].bits;
-  return n;
-}
 
 TEST(AcousticLoop, TeacherForcedMatchesUpstream) {
   const auto cases = loop_cases();
@@ -48,7 +42,7 @@ TEST(AcousticLoop, TeacherForcedMatchesUpstream) {
     for (size_t k = 0; k < g.windows.size(); ++k) {
       EXPECT_EQ(r.windows[k].start, g.windows[k].start) << name << " window " << k;
       EXPECT_EQ(r.windows[k].length, g.windows[k].length) << name << " window " << k;
-      latents += differing(r.windows[k].latents, g.windows[k].latents);
+      latents += differing_bits(r.windows[k].latents, g.windows[k].latents);
     }
     const int64_t inputs = encoder.frames_mismatch().elements + dit.x_mismatch().elements +
                            dit.t_mismatch().elements + dit.cond_mismatch().elements;

@@ -130,6 +130,13 @@ std::vector<UlpStats> ulp_stats_rows(const float* c, const float* r, size_t n, s
   return by_row(c, r, n, rows, width, scale);
 }
 
+int64_t differing_bits(const std::vector<bf16>& a, const std::vector<bf16>& b) {
+  if (a.size() != b.size()) return int64_t(std::max(a.size(), b.size()));
+  int64_t n = 0;
+  for (size_t i = 0; i < a.size(); ++i) n += a[i].bits != b[i].bits;
+  return n;
+}
+
 std::string UlpStats::summary() const {
   char buf[512];
   std::snprintf(buf, sizeof buf,

@@ -22,6 +22,8 @@
 // width) % rows, so a defect confined to one row cannot be diluted by the
 // others; it throws std::invalid_argument when the size is not a multiple of
 // rows * width. The vector overload throws naming both sizes when they differ.
+// differing_bits(a, b): the elements whose bits differ, for gates that demand bit identity (bf16 has no operator==,
+// and equal values are not equal bits for NaN and ±0); every element counts when the sizes differ (the larger size).
 // Thread-safety: pure functions.
 #pragma once
 #include <cstddef>
@@ -61,5 +63,7 @@ UlpStats ulp_stats(const std::vector<bf16>& candidate, const std::vector<bf16>& 
 std::vector<UlpStats> ulp_stats_rows(const bf16* candidate, const bf16* reference, size_t n, size_t rows, size_t width);
 std::vector<UlpStats> ulp_stats_rows(const float* candidate, const float* reference, size_t n, size_t rows,
                                      size_t width, UlpScale scale);
+
+int64_t differing_bits(const std::vector<bf16>& a, const std::vector<bf16>& b);
 
 }  // namespace music3::gates

@@ -92,5 +92,16 @@ TEST(Rows, RefusesASizeThatIsNotWholeRows) {
   EXPECT_THROW(ulp_stats_rows(v.data(), v.data(), v.size(), 0, 4), std::invalid_argument);
 }
 
+// Bits, not values: +0 and -0 differ, one NaN's bits equal themselves, and a size mismatch counts every element.
+TEST(DifferingBits, ComparesBitsAndCountsASizeMismatchWhole) {
+  std::vector<bf16> zeros(4), signed_zero(4), nan(4);
+  signed_zero[1].bits = 0x8000;  // -0 against +0
+  nan[2].bits = 0x7FC0;
+  EXPECT_EQ(differing_bits(signed_zero, zeros), 1);
+  EXPECT_EQ(differing_bits(nan, nan), 0);
+  EXPECT_EQ(differing_bits(nan, zeros), 1);
+  EXPECT_EQ(differing_bits(zeros, std::vector<bf16>(6)), 6);
+}
+
 }  // namespace
 }  // namespace music3::gates

@@ -34,6 +34,7 @@
 #include "engine/models/music3/pipeline/generate_run.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
+#include "gates/lib/ulp_stats.h"
 #include "gates/pipeline/pipeline_oracle.h"
 
 namespace music3::gates {
@@ -138,14 +139,6 @@ void check_summary_and_file(const std::string& case_name, const CliRun& r, const
   for (size_t i = 0; i < back.size(); ++i) differing += back[i] != g.audio.data[i];
   record(kGate, case_name, "file_vs_in_process.differing_samples", double(differing), 0);
   EXPECT_EQ(differing, 0u) << case_name;
-}
-
-// Elements whose bits differ (bf16 has no operator==: equality of values is not bit identity for NaN and ±0).
-int64_t differing_bits(const std::vector<bf16>& a, const std::vector<bf16>& b) {
-  if (a.size() != b.size()) return int64_t(std::max(a.size(), b.size()));
-  int64_t n = 0;
-  for (size_t i = 0; i < a.size(); ++i) n += a[i].bits != b[i].bits;
-  return n;
 }
 
 pipeline::PipelineModels& models() {

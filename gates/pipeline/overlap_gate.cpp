@@ -10,7 +10,6 @@
 //     bit; the overlapped run handed window 0 over during the AR loop, the sequential run none.
 #include <gtest/gtest.h>
 
-
 #include "engine/core/queue.h"
 #include "engine/models/music3/acoustic/acoustic_windows.h"
 #include "engine/models/music3/pipeline/generate_run.h"

@@ -2,23 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstring>
 
 #include "gates/lib/gate_record.h"
+#include "gates/lib/ulp_stats.h"
 
 namespace music3::gates {
-
-namespace {
-
-int64_t differing_bits(const std::vector<bf16>& a, const std::vector<bf16>& b) {
-  if (a.size() != b.size()) return int64_t(std::max(a.size(), b.size()));
-  int64_t n = 0;
-  for (size_t i = 0; i < a.size(); ++i) n += a[i].bits != b[i].bits;
-  return n;
-}
-
-}  // namespace
 
 void expect_same_song(const std::string& gate, const std::string& case_name, const pipeline::GenerateResult& a,
                       const pipeline::GenerateResult& b) {
