@@ -9,9 +9,11 @@
 //   - selection: every stage's arm is the device arm on the gate's device (describe_arms());
 //   - reachability: during the song each stage's selected arm was called (the LM's and the depth stage's device
 //     forwards, the condition encoder's, the DiT's and the vocoder's forwards counters moved).
-// LeavesHostArmsAlone: with every stage on its host arm the warm-up calls none of them.
+// LeavesHostArmsAlone: with every stage on its host arm (on a CPU queue: the only one host arms run on) the
+// warm-up calls none of them.
 #include <gtest/gtest.h>
 
+#include "engine/core/queue.h"
 #include "engine/models/music3/pipeline/generate_run.h"
 #include "engine/models/music3/pipeline/stage_arms.h"
 #include "engine/models/music3/pipeline/window_warm_up.h"
@@ -70,7 +72,7 @@ TEST(PipelineWarmUp, ChangesNoResult) {
 
 // A host arm has nothing to warm (and at full geometry one call would cost seconds): the warm-up leaves it alone.
 TEST(PipelineWarmUp, LeavesHostArmsAlone) {
-  pipeline::PipelineModels models(embedded_pipeline_folder(), gate_queue(), pipeline::parse_stage_arms("host"));
+  pipeline::PipelineModels models(embedded_pipeline_folder(), cpu_queue(), pipeline::parse_stage_arms("host"));
   const int64_t encoder = models.encoder().forwards(), dit = models.dit().forwards();
   const int64_t vocoder = models.vocoder().forwards();
   pipeline::warm_up_windows(models);
