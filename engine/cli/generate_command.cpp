@@ -14,6 +14,7 @@
 #include "engine/io/audio_file.h"
 #include "engine/io/sha256.h"
 #include "engine/models/music3/pipeline/generate_run.h"
+#include "engine/models/music3/pipeline/ar_warm_up.h"
 #include "engine/models/music3/pipeline/window_warm_up.h"
 #include "engine/runtime/device_pools.h"
 
@@ -34,11 +35,11 @@ const char* const kGenerateUsage =
     "  (oracle_bridge/pipeline): its draws, tokens, codes and window noise are replayed; prompt, lyrics,\n"
     "  duration and steps default to the trace's. --no-overlap: run every window's acoustic stage and vocoder\n"
     "  after the AR loop instead of beside it (the default runs a window as soon as its 200 frames are out; both\n"
-    "  give the same file). --no-warm-up: on cuda, skip the window stages' warm-up at load (one zero window through\n"
-    "  the condition encoder, the DiT and the vocoder, so plans, graphs and buffers are ready before the first\n"
-    "  window; seconds.warm_up reports it, inside seconds.load; the file is the same either way). --ignore-eos: for\n"
-    "  benchmarking, <|audio_end|> is never sampled (its logit is masked), so the run makes exactly\n"
-    "  min(int(S * 25), 9000) frames, as the diffusers pipeline does with that logit masked\n"
+    "  give the same file). --no-warm-up: on cuda, skip the warm-up at load (one zero window through the condition\n"
+    "  encoder, the DiT and the vocoder, and one short AR run of one frame, so plans, graphs and buffers are ready\n"
+    "  before the song; seconds.warm_up reports it, inside seconds.load; the file is the same either way).\n"
+    "  --ignore-eos: for benchmarking, <|audio_end|> is never sampled (its logit is masked), so the run makes\n"
+    "  exactly min(int(S * 25), 9000) frames, as the diffusers pipeline does with that logit masked\n"
     "  (bench/pipeline/diffusers_pipeline_peer.py); not the model's song; refused with --teacher.\n"
     "  --quiet: no progress line.\n";
 
@@ -153,7 +154,7 @@ int generate(const std::vector<std::string>& argv) {
   auto t0 = std::chrono::steady_clock::now();
   pipeline::PipelineModels models(f.checkpoint, queue, arms);
   const bool warm_up = queue.device == DeviceType::CUDA && !a.has("--no-warm-up");
-  const double warm_up_seconds = warm_up ? pipeline::warm_up_windows(models) : 0.0;
+  const double warm_up_seconds = warm_up ? pipeline::warm_up_windows(models) + pipeline::warm_up_ar(models) : 0.0;
   const double load_seconds = since(t0);
 
   ProgressLine line(!a.has("--quiet"));

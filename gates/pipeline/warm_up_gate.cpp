@@ -1,19 +1,21 @@
-// Gate pipeline.warm_up (--device cpu|cuda): the window stages' warm-up (engine/models/music3/pipeline/
-// window_warm_up.h) changes no result, and `generate`'s selection and reachability on the gate's device. Two fresh
+// Gate pipeline.warm_up (--device cpu|cuda): the warm-up at load (engine/models/music3/pipeline/window_warm_up.h,
+// ar_warm_up.h) changes no result, and `generate`'s selection and reachability on the gate's device. Two fresh
 // loads of the embedded tiny pipeline, arms as `music3 generate` would build them there (auto on cuda: the device
 // arms; on cpu, --arm device: the op seam's CPU providers, the arms that keep buffers, graphs and a cached condition
 // between calls); one is warmed up first; both run the same free song (seed 7, 9 s, 2 steps: 225 frames, two
 // windows, overlapped):
 //   - the same tokens, codes, latents and audio, bit for bit;
-//   - the warm-up reached each window stage's arm (its forwards() counter moved);
+//   - the warm-up reached each window stage's arm (its forwards() counter moved) and the LM's and the depth
+//     stage's device arms (their device forwards moved);
 //   - selection: every stage's arm is the device arm on the gate's device (describe_arms());
 //   - reachability: during the song each stage's selected arm was called (the LM's and the depth stage's device
 //     forwards, the condition encoder's, the DiT's and the vocoder's forwards counters moved).
-// LeavesHostArmsAlone: with every stage on its host arm (on a CPU queue: the only one host arms run on) the
-// warm-up calls none of them.
+// LeavesHostArmsAlone: with every stage on its host arm (on a CPU queue: the only one host arms run on) neither
+// warm-up calls any of them.
 #include <gtest/gtest.h>
 
 #include "engine/core/queue.h"
+#include "engine/models/music3/pipeline/ar_warm_up.h"
 #include "engine/models/music3/pipeline/generate_run.h"
 #include "engine/models/music3/pipeline/stage_arms.h"
 #include "engine/models/music3/pipeline/window_warm_up.h"
@@ -45,6 +47,11 @@ pipeline::GenerateResult song(bool warm_up, double* warm_up_seconds) {
     EXPECT_GT(models.encoder().forwards(), encoder) << "the warm-up never reached the condition encoder";
     EXPECT_GT(models.dit().forwards(), dit) << "the warm-up never reached the DiT";
     EXPECT_GT(models.vocoder().forwards(), vocoder) << "the warm-up never reached the vocoder";
+    const uint64_t lm = models.ar().lm_instruments().device_forwards;
+    const uint64_t depth = models.ar().depth().instruments().device_forwards;
+    *warm_up_seconds += pipeline::warm_up_ar(models);
+    EXPECT_GT(models.ar().lm_instruments().device_forwards, lm) << "the warm-up never reached the LM's device arm";
+    EXPECT_GT(models.ar().depth().instruments().device_forwards, depth) << "the warm-up never reached the depth device arm";
   }
   const uint64_t lm = models.ar().lm_instruments().device_forwards;
   const uint64_t depth = models.ar().depth().instruments().device_forwards;
@@ -75,7 +82,12 @@ TEST(PipelineWarmUp, LeavesHostArmsAlone) {
   pipeline::PipelineModels models(embedded_pipeline_folder(), cpu_queue(), pipeline::parse_stage_arms("host"));
   const int64_t encoder = models.encoder().forwards(), dit = models.dit().forwards();
   const int64_t vocoder = models.vocoder().forwards();
+  const uint64_t lm = models.ar().lm_instruments().host_forwards;
+  const uint64_t depth = models.ar().depth().instruments().host_forwards;
   pipeline::warm_up_windows(models);
+  EXPECT_EQ(pipeline::warm_up_ar(models), 0.0);
+  EXPECT_EQ(models.ar().lm_instruments().host_forwards, lm) << "the warm-up called the LM's host arm";
+  EXPECT_EQ(models.ar().depth().instruments().host_forwards, depth) << "the warm-up called the depth host arm";
   EXPECT_EQ(models.encoder().forwards(), encoder) << "the warm-up called the condition encoder's host arm";
   EXPECT_EQ(models.dit().forwards(), dit) << "the warm-up called the DiT's host arm";
   EXPECT_EQ(models.vocoder().forwards(), vocoder) << "the warm-up called the vocoder's host arm";
