@@ -187,6 +187,7 @@ int generate(const std::vector<std::string>& argv) {
                                   {"ar", g.seconds.ar},
                                   {"acoustic", g.seconds.acoustic},
                                   {"vocoder", g.seconds.vocoder},
+                                  {"first_window_start", g.seconds.first_window_start},
                                   {"first_window", g.seconds.first_window},
                                   {"after_ar", g.seconds.after_ar},
                                   {"write", write_seconds},

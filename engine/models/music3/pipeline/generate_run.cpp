@@ -104,6 +104,7 @@ GenerateResult run_generate(PipelineModels& m, const GenerateRequest& r, const G
   g.seconds.after_ar = seconds_since(t0);
   g.seconds.acoustic = stages.acoustic_seconds;
   g.seconds.vocoder = stages.vocoder_seconds;
+  g.seconds.first_window_start = stages.first_window_start_seconds;
   g.seconds.first_window = stages.first_window_seconds;
   g.acoustic = std::move(stages.acoustic);
   g.audio = vocoder::stitch(stages.waves, m.checkpoint().condition.output_hop);

@@ -58,6 +58,7 @@ WindowStages::WindowStages(PipelineModels& m, const acoustic::NoiseSource& noise
 
 void WindowStages::run(int64_t start, const std::vector<bf16>& hiddens, int64_t n, int64_t windows) {
   auto t = std::chrono::steady_clock::now();
+  if (acoustic.windows.empty()) first_window_start_seconds = seconds_since(t0_);
   acoustic::AcousticWindow w = loop_.run_window(start, hiddens.data(), n, windows);
   for (bf16 v : w.latents)
     if (!std::isfinite(to_f32(v)))

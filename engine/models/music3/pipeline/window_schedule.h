@@ -65,7 +65,7 @@ class WindowStages {
 
   acoustic::AcousticResult acoustic;
   std::vector<vocoder::Waveform> waves;  // one per window, in window order
-  double acoustic_seconds = 0, vocoder_seconds = 0, first_window_seconds = 0;
+  double acoustic_seconds = 0, vocoder_seconds = 0, first_window_start_seconds = 0, first_window_seconds = 0;
 
  private:
   PipelineModels& m_;
