@@ -185,6 +185,7 @@ int generate(const std::vector<std::string>& argv) {
                                   {"warm_up", warm_up_seconds},
                                   {"text", g.seconds.text},
                                   {"ar", g.seconds.ar},
+                                  {"prefill", g.ar.prefill_seconds},
                                   {"acoustic", g.seconds.acoustic},
                                   {"vocoder", g.seconds.vocoder},
                                   {"first_window_start", g.seconds.first_window_start},

@@ -125,8 +125,8 @@ void check_summary_and_file(const std::string& case_name, const CliRun& r, const
     EXPECT_EQ(j.at("arms").at(stage).at("device"), "cpu") << stage;
   }
   for (const char* stage :
-       {"load", "warm_up", "text", "ar", "acoustic", "vocoder", "first_window_start", "first_window", "after_ar", "write",
-        "total"})
+       {"load", "warm_up", "text", "ar", "prefill", "acoustic", "vocoder", "first_window_start", "first_window",
+        "after_ar", "write", "total"})
     EXPECT_GE(j.at("seconds").at(stage).get<double>(), 0.0) << stage;
   EXPECT_TRUE(j.at("peak_device_memory").at("bytes").is_null());
   EXPECT_EQ(j.at("sha256"), io::sha256_file(out));
@@ -250,6 +250,9 @@ TEST(PipelineGenerateCli, OverlapAndNoOverlapWriteOneFile) {
   EXPECT_EQ(ro.summary.at("windows_during_ar"), 1);
   EXPECT_EQ(rs.summary.at("windows_during_ar"), 0);
   for (const CliRun* r : {&ro, &rs}) {
+    const double prefill = r->summary.at("seconds").at("prefill").get<double>();
+    EXPECT_GT(prefill, 0.0) << "the prompt's prefill is timed";
+    EXPECT_LT(prefill, r->summary.at("seconds").at("ar").get<double>()) << "the prefill is part of the AR stage";
     const double start = r->summary.at("seconds").at("first_window_start").get<double>();
     const double first = r->summary.at("seconds").at("first_window").get<double>();
     EXPECT_GT(start, 0.0) << "the first window starts after the AR frames it needs";

@@ -1,5 +1,6 @@
 #include "engine/models/music3/ar/ar_loop.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -60,9 +61,11 @@ ArResult run_ar(const ArModels& m, const int32_t* text_ids, int prompt, const Ar
   for (int64_t r = 0; r < 2 * int64_t(prompt); ++r)
     std::memcpy(x.data() + r * H, embed + int64_t(text_ids[r]) * H, size_t(H) * sizeof(bf16));
   if (trace) trace->prefill_hidden.resize(x.size());
-  m.lm.prefill(x.data(), prompt, prompt + o.max_frames, last.data(), trace ? trace->prefill_hidden.data() : nullptr);
-
   ArResult r;
+  const auto t_prefill = std::chrono::steady_clock::now();
+  m.lm.prefill(x.data(), prompt, prompt + o.max_frames, last.data(), trace ? trace->prefill_hidden.data() : nullptr);
+  r.prefill_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prefill).count();
+
   std::vector<float> draws(static_cast<size_t>(K)), guided(draws.size()), probs(draws.size());
   std::vector<int32_t> fed_codes(static_cast<size_t>(C));
   auto append = [](auto& v, const auto* p, size_t n) { v.insert(v.end(), p, p + n); };
