@@ -59,8 +59,7 @@ int run_ar_command(const std::vector<std::string>& argv) {
     auto tok = tokenizer::Qwen2Tokenizer::from_folder(dir);
     tokenizer::check_template_tokens(tok);
     const tokenizer::PromptIds p = tokenizer::encode_prompt(tok, *a.get("--prompt"), *a.get("--lyrics"));
-    ids.assign(p.cond.begin(), p.cond.end());
-    ids.insert(ids.end(), p.uncond.begin(), p.uncond.end());
+    ids = tokenizer::both_rows(p);
     prompt = int(p.cond.size());
   }
   if (auto d = a.get("--duration")) {

@@ -13,8 +13,8 @@
 #include "engine/core/exit_code.h"
 #include "engine/io/audio_file.h"
 #include "engine/io/sha256.h"
-#include "engine/models/music3/pipeline/generate_run.h"
 #include "engine/models/music3/pipeline/ar_warm_up.h"
+#include "engine/models/music3/pipeline/generate_run.h"
 #include "engine/models/music3/pipeline/window_warm_up.h"
 #include "engine/runtime/device_pools.h"
 

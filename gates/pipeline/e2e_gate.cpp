@@ -44,9 +44,7 @@ void text_stage(const SongCheck& c, const std::string& folder) {
   auto tok = tokenizer::Qwen2Tokenizer::from_folder(folder);
   tokenizer::check_template_tokens(tok);
   const tokenizer::PromptIds ids = tokenizer::encode_prompt(tok, c.trace.prompt, c.trace.lyrics);
-  std::vector<int32_t> rows(ids.cond.begin(), ids.cond.end());
-  rows.insert(rows.end(), ids.uncond.begin(), ids.uncond.end());
-  check_text_ids(c, rows);
+  check_text_ids(c, tokenizer::both_rows(ids));
 }
 
 void ar_stage(const SongCheck& c, const std::string& folder) {

@@ -51,7 +51,8 @@ pipeline::GenerateResult song(bool warm_up, double* warm_up_seconds) {
     const uint64_t depth = models.ar().depth().instruments().device_forwards;
     *warm_up_seconds += pipeline::warm_up_ar(models);
     EXPECT_GT(models.ar().lm_instruments().device_forwards, lm) << "the warm-up never reached the LM's device arm";
-    EXPECT_GT(models.ar().depth().instruments().device_forwards, depth) << "the warm-up never reached the depth device arm";
+    EXPECT_GT(models.ar().depth().instruments().device_forwards, depth)
+        << "the warm-up never reached the depth device arm";
   }
   const uint64_t lm = models.ar().lm_instruments().device_forwards;
   const uint64_t depth = models.ar().depth().instruments().device_forwards;

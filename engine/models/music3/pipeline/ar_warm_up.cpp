@@ -12,8 +12,7 @@ double warm_up_ar(PipelineModels& m) {
   const auto device = runtime::ArmKind::Device;
   if (m.ar().lm_arm_kind() != device && m.ar().depth().arm_kind() != device) return 0.0;
   const tokenizer::PromptIds ids = tokenizer::encode_prompt(m.tokenizer(), "warm-up", "warm-up");
-  std::vector<int32_t> text(ids.cond.begin(), ids.cond.end());
-  text.insert(text.end(), ids.uncond.begin(), ids.uncond.end());
+  const std::vector<int32_t> text = tokenizer::both_rows(ids);
   ar::ArOptions once;
   once.max_frames = 1;
   once.ignore_eos = true;  // an <|audio_end|> would end the run with no frame, which run() refuses

@@ -17,8 +17,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 std::vector<int32_t> text_ids(PipelineModels& m, const GenerateRequest& r, int* prompt_tokens) {
   const tokenizer::PromptIds ids = tokenizer::encode_prompt(m.tokenizer(), r.prompt, r.lyrics);
-  std::vector<int32_t> out(ids.cond.begin(), ids.cond.end());
-  out.insert(out.end(), ids.uncond.begin(), ids.uncond.end());
+  std::vector<int32_t> out = tokenizer::both_rows(ids);
   *prompt_tokens = int(ids.cond.size());
   if (r.teacher && out != r.teacher->text_ids)
     throw GenerateError("teacher", r.teacher->path + ": the prompt's ids differ from the trace's text_ids (" +

@@ -7,13 +7,13 @@
 // stage's output and its wall time. The windows (acoustic stage, then the vocoder's decode) run on the schedule
 // `overlap` picks (window_schedule.h): overlapped, a window final before the AR loop ends runs on a worker thread
 // beside it (the default); sequential, after it. Both give the same result bit for bit; the acoustic and vocoder
-// seconds are then the windows' own time (summed), `first_window_start` the time from the start of the run to the
-// first window's start (its frames out), `first_window` to the first window's decoded audio and `after_ar` from the end of the AR loop to the last window's. Randomness: without a
-// teacher, the AR draws are keyed by `seed` and each window's noise by acoustic_noise_key(seed) (the noise's Philox
-// counters have the depth draws' layout, so the same key would reuse their bits); with a teacher (a pipeline trace,
-// pipeline_trace.h) the trace's LM and depth draws are replayed, its tokens and codes fed back and its window noise
-// injected, so the result is comparable with upstream's stage by stage; the prompt ids must then equal the trace's
-// text_ids (GenerateError "teacher").
+// seconds are then the windows' own time (summed), `first_window_start` the time from the start of the run to the first
+// window's start (its frames out), `first_window` to the first window's decoded audio and `after_ar` from the end of
+// the AR loop to the last window's. Randomness: without a teacher, the AR draws are keyed by `seed` and each window's
+// noise by acoustic_noise_key(seed) (the noise's Philox counters have the depth draws' layout, so the same key would
+// reuse their bits); with a teacher (a pipeline trace, pipeline_trace.h) the trace's LM and depth draws are replayed,
+// its tokens and codes fed back and its window noise injected, so the result is comparable with upstream's stage by
+// stage; the prompt ids must then equal the trace's text_ids (GenerateError "teacher").
 // Errors: GenerateError with a kind ("teacher", "nonfinite": the stage that met non-finite values, nothing
 // decoded after it), and what each stage throws (ArError, AcousticError, NoiseError, tokenizer errors), named.
 // Progress callbacks are called one at a time, from the calling thread or the window worker's; while the AR loop

@@ -58,4 +58,10 @@ PromptIds encode_prompt(Qwen2Tokenizer& tok, std::string_view prompt, std::strin
   return out;
 }
 
+std::vector<int32_t> both_rows(const PromptIds& ids) {
+  std::vector<int32_t> rows(ids.cond.begin(), ids.cond.end());
+  rows.insert(rows.end(), ids.uncond.begin(), ids.uncond.end());
+  return rows;
+}
+
 }  // namespace music3::tokenizer

@@ -33,5 +33,7 @@ void check_template_tokens(const Qwen2Tokenizer& tok);
 std::string assemble_prompt(std::string_view prompt, std::string_view lyrics);
 std::vector<uint32_t> cfg_row(const std::vector<uint32_t>& cond);
 PromptIds encode_prompt(Qwen2Tokenizer& tok, std::string_view prompt, std::string_view lyrics);
+// Both rows as the AR stage takes them: [2][P] int32, cond then uncond.
+std::vector<int32_t> both_rows(const PromptIds& ids);
 
 }  // namespace music3::tokenizer
