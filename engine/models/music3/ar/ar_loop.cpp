@@ -62,6 +62,9 @@ ArResult run_ar(const ArModels& m, const int32_t* text_ids, int prompt, const Ar
     std::memcpy(x.data() + r * H, embed + int64_t(text_ids[r]) * H, size_t(H) * sizeof(bf16));
   if (trace) trace->prefill_hidden.resize(x.size());
   ArResult r;
+  // Room for every frame up front: growth by doubling copied the rows already out and touched fresh pages each
+  // time (on the H200's 60 s song, part of the first window's wait); the rows and their order are unchanged.
+  r.frame_hiddens.reserve(size_t(o.max_frames) * size_t(1 + S) * size_t(H));
   const auto t_prefill = std::chrono::steady_clock::now();
   m.lm.prefill(x.data(), prompt, prompt + o.max_frames, last.data(), trace ? trace->prefill_hidden.data() : nullptr);
   r.prefill_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prefill).count();

@@ -56,10 +56,10 @@ WindowStages::WindowStages(PipelineModels& m, const acoustic::NoiseSource& noise
   acoustic.channels = loop_.channels();
 }
 
-void WindowStages::run(int64_t start, const std::vector<bf16>& hiddens, int64_t n, int64_t windows) {
+void WindowStages::run(int64_t start, const bf16* hiddens, int64_t n, int64_t windows) {
   auto t = std::chrono::steady_clock::now();
   if (acoustic.windows.empty()) first_window_start_seconds = seconds_since(t0_);
-  acoustic::AcousticWindow w = loop_.run_window(start, hiddens.data(), n, windows);
+  acoustic::AcousticWindow w = loop_.run_window(start, hiddens, n, windows);
   for (bf16 v : w.latents)
     if (!std::isfinite(to_f32(v)))
       throw GenerateError("nonfinite", "the acoustic stage's window at frame " + std::to_string(w.start) +
@@ -76,15 +76,16 @@ void WindowStages::run(int64_t start, const std::vector<bf16>& hiddens, int64_t 
 }
 
 void WindowFeed::hand_over(const bf16* hiddens, int64_t start, int64_t n) {
-  std::vector<bf16> frames(hiddens + start * width_, hiddens + (start + n) * width_);
+  const bf16* first_row = hiddens + start * width_;
   const bool first = !handed_any_;
   handed_any_ = true;
-  if (!worker_ || first) {
+  if (!worker_ || first) {  // the caller's thread, which holds the AR loop: the rows cannot move meanwhile
     first_alone_ = first && worker_;
-    return stages_.run(start, frames, n, windows_);
+    return stages_.run(start, first_row, n, windows_);
   }
-  worker_->submit([&stages = stages_, start, n, windows = windows_, frames = std::move(frames)] {
-    stages.run(start, frames, n, windows);
+  worker_->submit([&stages = stages_, start, n, windows = windows_,
+                   frames = std::vector<bf16>(first_row, first_row + n * width_)] {
+    stages.run(start, frames.data(), n, windows);
   });
 }
 

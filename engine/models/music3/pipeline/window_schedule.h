@@ -3,9 +3,10 @@
 // two schedules with the same result bit for bit:
 //   sequential  the caller runs every window of window_starts(F) after the AR stage (`--no-overlap`);
 //   overlapped  a window is handed over as soon as it is final (acoustic_windows.h frames_until_final: start + 200
-//               frames emitted), the frames it covers copied at hand-over; the rest follow when the AR stage ends.
-//               The first window runs alone on the AR loop's thread (the loop waits for its audio); later ones go
-//               to a worker thread (runtime/serial_worker.h) while the AR loop goes on. Why the first runs alone:
+//               frames emitted); the rest follow when the AR stage ends.
+//               The first window runs alone on the AR loop's thread (the loop waits for its audio), reading the
+//               loop's rows in place; later ones go to a worker thread (runtime/serial_worker.h) with a copy of
+//               the frames they cover, taken at hand-over, while the AR loop goes on. Why the first runs alone:
 //               beside the AR loop a window only time-shares the GPU (reports/bench/pipeline/GAP.md: the loop grew
 //               by about the windows' whole device time), so running it alone costs the song nothing measurable
 //               and brings the first audio forward by the AR frames it would otherwise wait behind.
@@ -16,7 +17,8 @@
 // - ProgressRelay: forwards GenerateProgress callbacks one at a time (the AR thread and the worker both report);
 //   while the AR loop runs beside the windows (ar_running), the windows' per-step and vocoder callbacks are held
 //   back and only `window` (a finished window) reaches the caller.
-// - WindowStages::run(start, hiddens, n, windows) runs the next window (acoustic, non-finite check, decode),
+// - WindowStages::run(start, hiddens, n, windows) runs the next window over the n frame rows at `hiddens` (read
+//   only during the call) (acoustic, non-finite check, decode),
 //   adding its stage times; the first finished window's time is taken from `t0`. Non-finite latents throw
 //   GenerateError "nonfinite" naming the window's first frame (nothing is decoded from it).
 // - WindowFeed: frames_out(hiddens, E) hands over every window final at E frames; rest(hiddens, F) hands over the
@@ -61,7 +63,7 @@ class WindowStages {
  public:
   WindowStages(PipelineModels& m, const acoustic::NoiseSource& noise, int steps, ProgressRelay& relay,
                std::chrono::steady_clock::time_point t0);
-  void run(int64_t start, const std::vector<bf16>& hiddens, int64_t n, int64_t windows);
+  void run(int64_t start, const bf16* hiddens, int64_t n, int64_t windows);
 
   acoustic::AcousticResult acoustic;
   std::vector<vocoder::Waveform> waves;  // one per window, in window order
