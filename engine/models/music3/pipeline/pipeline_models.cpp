@@ -25,12 +25,14 @@ PipelineModels::PipelineModels(const std::filesystem::path& root, const Queue& q
   dit_weights_ = acoustic::load_dit(dir, &dit_report);
   vocoder::LoadReport vocoder_report;
   vocoder_weights_ = vocoder::load_vocoder_checkpoint(dir, &vocoder_report);
-  ar_ = std::make_unique<ar::ArStage>(std::move(lm_weights), depth::load_depth_checkpoint(dir), q, arms.lm,
-                                      arms.depth);
+  depth::LoadReport depth_report;
+  ar_ = std::make_unique<ar::ArStage>(std::move(lm_weights), depth::load_depth_checkpoint(dir, &depth_report), q,
+                                      arms.lm, arms.depth);
   encoder_ = acoustic::make_condition_encoder_arm(encoder_weights_, side_queue_, arms.acoustic, encoder_instruments_);
   dit_ = acoustic::make_dit_arm(dit_weights_, side_queue_, arms.acoustic, dit_instruments_);
   vocoder_ = vocoder::make_vocoder_arm(vocoder_weights_, side_queue_, arms.vocoder);
   weights_sha256_ = {{"language_model", lm_report.sha256},
+                     {"rvq_depth_decoder", depth_report.weights_sha256},
                      {"condition_encoder", encoder_report.weights_sha256},
                      {"transformer", dit_report.weights_sha256},
                      {"vocoder", vocoder_report.weights_sha256}};
