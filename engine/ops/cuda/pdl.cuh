@@ -10,6 +10,9 @@
 //   - it calls pdl_trigger() only after pdl_wait(), so at most two kernels of a
 //     chain overlap: the one running and the next one waiting at its start.
 // A kernel launched without the attribute sees both calls as no-ops.
+// With the switch off (pdl_switch.h: MUSIC3_DISABLE_PDL=1) launch_pdl() launches in plain stream order. PDL
+// changes when a kernel starts, never what it computes, so the switch is an A/B of the overlap and a bisection
+// step for anything that differs between runs (the same bits either way, by the contract above).
 // Thread-safety: device code and stateless host helpers: thread-safe.
 #pragma once
 #include <cuda_runtime.h>
@@ -18,6 +21,7 @@
 #include <utility>
 
 #include "engine/core/cuda/cuda_backend.h"
+#include "engine/ops/pdl_switch.h"
 
 namespace music3::ops {
 
@@ -36,7 +40,7 @@ void launch_pdl(const char* op, void (*kernel)(Params...), dim3 grid, dim3 block
   cfg.dynamicSmemBytes = shared_bytes;
   cfg.stream = stream;
   cfg.attrs = &attr;
-  cfg.numAttrs = 1;
+  cfg.numAttrs = pdl_allowed() ? 1 : 0;
   check_cuda(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...),
              (std::string(op) + " (cuda) kernel launch").c_str());
 }
