@@ -1,15 +1,15 @@
 // Gate pipeline.ar_repeat: one seed gives one AR result in every process. `music3 ar` runs twice, each in its own
-// process, on one request (seed 0, 4 s of audio: 101 iterations) and the two dumps (tokens, codes, frame_hiddens)
-// must be equal byte for byte (scripts/repro-check does the runs and the comparison; this gate runs it and passes
-// its verdict on). Cases:
-//   --device cpu|cuda               the embedded tiny pipeline (the pipeline oracle's folder);
-//   --device cuda --pipeline DIR    a pipeline folder at full geometry (the GPU box: DIR is written first, when it
-//                                   lacks modular_model_index.json, by bench/pipeline/synthetic_pipeline.py on cuda).
+// process, on one request (seed 0, 4 s of audio: 101 iterations) on the gate's device (--device cpu|cuda), and the
+// two dumps (tokens, codes, frame_hiddens) must be equal byte for byte (scripts/repro-check does the runs and the
+// comparison and prints where they differ; this gate runs it and fails unless it reports them equal). The pipeline:
+// the embedded tiny one (the pipeline oracle's folder), or MUSIC3_REPEAT_PIPELINE=DIR, a folder at full geometry
+// on the GPU box (written first, when DIR lacks modular_model_index.json, by bench/pipeline/synthetic_pipeline.py on
+// cuda; ctest's gate_ar_repeat_cuda_full).
 // Why a second process and not a second run in one: a difference that comes from the device's state at start (its
 // memory's contents, the order in which work starts) repeats inside one process and shows only across two. The
 // H200 showed one (reports/bench/pipeline/GAP.md, session 15): at full geometry two `music3 ar` runs of one seed
 // differ from the first decode step on, while the tiny pipeline's runs agree.
-// Exit: 0 equal, 1 the runs differ or a run failed (scripts/repro-check's report above), 77 cuda without a device.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -17,14 +17,10 @@
 #include <filesystem>
 #include <string>
 
-#include "engine/core/backend.h"
+#include "gates/lib/gate_env.h"
 
+namespace music3::gates {
 namespace {
-
-int usage() {
-  std::fprintf(stderr, "usage: gate_ar_repeat --device cpu|cuda [--pipeline DIR]\n");
-  return 1;
-}
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
@@ -36,35 +32,29 @@ int run(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::string device, pipeline;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--device") device = argv[i + 1];
-    else if (flag == "--pipeline") pipeline = argv[i + 1];
-    else return usage();
-  }
-  if (argc % 2 == 0 || (device != "cpu" && device != "cuda") || (!pipeline.empty() && device != "cuda")) return usage();
-  if (device == "cuda" && !music3::cuda_device_available()) {
-    std::fprintf(stderr, "gate_ar_repeat: no CUDA device: skipped\n");
-    return 77;
-  }
-  const std::string source = std::getenv("MUSIC3_SOURCE_DIR") ? std::getenv("MUSIC3_SOURCE_DIR") : MUSIC3_SOURCE_DIR;
+TEST(ArRepeat, OneSeedGivesOneResultInEveryProcess) {
+  const char* source_env = std::getenv("MUSIC3_SOURCE_DIR");
+  const std::string source = source_env ? source_env : MUSIC3_SOURCE_DIR;
   const std::string python = MUSIC3_DEFAULT_ORACLE_PYTHON;
-  const std::string folder = pipeline.empty() ? std::string(MUSIC3_DEFAULT_PIPELINE_ORACLE_DIR) + "/pipelines/tiny"
-                                              : pipeline;
-  if (!pipeline.empty() && !std::filesystem::exists(std::filesystem::path(folder) / "modular_model_index.json")) {
+  const char* named = std::getenv("MUSIC3_REPEAT_PIPELINE");
+  const std::string folder = named ? named : std::string(MUSIC3_DEFAULT_PIPELINE_ORACLE_DIR) + "/pipelines/tiny";
+  if (named && !std::filesystem::exists(std::filesystem::path(folder) / "modular_model_index.json")) {
+    ASSERT_EQ(gate_device_name(), "cuda") << "a full-geometry pipeline is written on cuda only";
     const std::string partial = folder + ".partial";
     std::filesystem::remove_all(partial);
-    if (run(quoted(python) + " " + quoted(source + "/bench/pipeline/synthetic_pipeline.py") + " " + quoted(partial) +
-            " --geometry full --device cuda") != 0)
-      return 1;
+    ASSERT_EQ(run(quoted(python) + " " + quoted(source + "/bench/pipeline/synthetic_pipeline.py") + " " +
+                  quoted(partial) + " --geometry full --device cuda"),
+              0)
+        << "writing the synthetic pipeline " << folder;
     std::filesystem::rename(partial, folder);
   }
-  const int verdict = run("MUSIC3_BIN=" + quoted(MUSIC3_BIN) + " MUSIC3_PYTHON=" + quoted(python) + " " +
-                          quoted(source + "/scripts/repro-check") + " " + quoted(folder) + " " + device + " 4 2");
-  if (verdict == 77) return 77;
-  return verdict == 0 ? 0 : 1;
+  EXPECT_EQ(run("MUSIC3_BIN=" + quoted(MUSIC3_BIN) + " MUSIC3_PYTHON=" + quoted(python) + " " +
+                quoted(source + "/scripts/repro-check") + " " + quoted(folder) + " " + gate_device_name() + " 4 2"),
+            0)
+      << "two processes of `music3 ar` on " << folder << ": scripts/repro-check's report above";
 }
+
+}  // namespace
+}  // namespace music3::gates
+
+int main(int argc, char** argv) { return music3::gates::gate_main(argc, argv); }
