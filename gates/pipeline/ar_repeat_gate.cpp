@@ -1,7 +1,9 @@
 // Gate pipeline.ar_repeat: one seed gives one AR result in every process. `music3 ar` runs twice, each in its own
 // process, on one request (seed 0, 4 s of audio: 101 iterations) on the gate's device (--device cpu|cuda), and the
 // two dumps (tokens, codes, frame_hiddens) must be equal byte for byte (scripts/repro-check does the runs and the
-// comparison and prints where they differ; this gate runs it and fails unless it reports them equal). The pipeline:
+// comparison and prints where they differ; this gate runs it and fails unless it reports them equal); and a third
+// run of the binary must sample the tokens that the AR stage run in this process samples (the CLI adds nothing to
+// the stage, and the gate's binary holds the stage's code, so the mutation battery sees a change there). The pipeline:
 // the embedded tiny one (the pipeline oracle's folder), or MUSIC3_REPEAT_PIPELINE=DIR, a folder at full geometry
 // on the GPU box (written first, when DIR lacks modular_model_index.json, by bench/pipeline/synthetic_pipeline.py on
 // cuda; ctest's gate_ar_repeat_cuda_full).
@@ -11,18 +13,43 @@
 // differ from the first decode step on, while the tiny pipeline's runs agree.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "engine/models/music3/ar/ar_stage.h"
+#include "engine/models/music3/depth/depth_loader.h"
+#include "engine/models/music3/lm/lm_loader.h"
+#include "engine/models/music3/tokenizer/prompt_ids.h"
 #include "gates/lib/gate_env.h"
 
 namespace music3::gates {
 namespace {
 
+const char* const kPrompt = "a bright synth pop song with warm female vocals";  // scripts/repro-check's request
+const char* const kLyrics = "[verse] hello world [chorus] sing with me";
+constexpr double kSeconds = 4.0;
+
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// The tokens the AR stage samples in this process for scripts/repro-check's request (seed 0, arms as the CLI's auto).
+std::vector<int32_t> in_process_tokens(const std::string& dir) {
+  auto tok = tokenizer::Qwen2Tokenizer::from_folder(dir);
+  const tokenizer::PromptIds p = tokenizer::encode_prompt(tok, kPrompt, kLyrics);
+  const std::vector<int32_t> ids = tokenizer::both_rows(p);
+  ar::ArStage stage(lm::load_lm_checkpoint(dir), depth::load_depth_checkpoint(dir), gate_queue(),
+                    runtime::ArmRequest::Auto);
+  ar::ArOptions o;
+  o.max_frames = ar::max_frames_for(kSeconds);
+  o.draws.seed = 0;
+  return stage.run(ids.data(), int(p.cond.size()), o).tokens;
+}
 
 // The shell status of `command` as an exit code (a signal counts as a failure).
 int run(const std::string& command) {
@@ -32,26 +59,48 @@ int run(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
-TEST(ArRepeat, OneSeedGivesOneResultInEveryProcess) {
-  const char* source_env = std::getenv("MUSIC3_SOURCE_DIR");
-  const std::string source = source_env ? source_env : MUSIC3_SOURCE_DIR;
-  const std::string python = MUSIC3_DEFAULT_ORACLE_PYTHON;
+std::string source_dir() {
+  const char* env = std::getenv("MUSIC3_SOURCE_DIR");
+  return env ? env : MUSIC3_SOURCE_DIR;
+}
+
+// The pipeline folder the gate runs: MUSIC3_REPEAT_PIPELINE (written first when it is missing), else the tiny one.
+std::string pipeline_folder() {
   const char* named = std::getenv("MUSIC3_REPEAT_PIPELINE");
   const std::string folder = named ? named : std::string(MUSIC3_DEFAULT_PIPELINE_ORACLE_DIR) + "/pipelines/tiny";
   if (named && !std::filesystem::exists(std::filesystem::path(folder) / "modular_model_index.json")) {
-    ASSERT_EQ(gate_device_name(), "cuda") << "a full-geometry pipeline is written on cuda only";
+    if (gate_device_name() != "cuda") throw std::runtime_error("a full-geometry pipeline is written on cuda only");
     const std::string partial = folder + ".partial";
     std::filesystem::remove_all(partial);
-    ASSERT_EQ(run(quoted(python) + " " + quoted(source + "/bench/pipeline/synthetic_pipeline.py") + " " +
-                  quoted(partial) + " --geometry full --device cuda"),
-              0)
-        << "writing the synthetic pipeline " << folder;
+    const std::string script = source_dir() + "/bench/pipeline/synthetic_pipeline.py";
+    if (run(quoted(MUSIC3_DEFAULT_ORACLE_PYTHON) + " " + quoted(script) + " " + quoted(partial) +
+            " --geometry full --device cuda") != 0)
+      throw std::runtime_error("writing the synthetic pipeline " + folder + " failed");
     std::filesystem::rename(partial, folder);
   }
-  EXPECT_EQ(run("MUSIC3_BIN=" + quoted(MUSIC3_BIN) + " MUSIC3_PYTHON=" + quoted(python) + " " +
-                quoted(source + "/scripts/repro-check") + " " + quoted(folder) + " " + gate_device_name() + " 4 2"),
+  return folder;
+}
+
+TEST(ArRepeat, OneSeedGivesOneResultInEveryProcess) {
+  const std::string folder = pipeline_folder();
+  EXPECT_EQ(run("MUSIC3_BIN=" + quoted(MUSIC3_BIN) + " MUSIC3_PYTHON=" + quoted(MUSIC3_DEFAULT_ORACLE_PYTHON) + " " +
+                quoted(source_dir() + "/scripts/repro-check") + " " + quoted(folder) + " " + gate_device_name() + " " +
+                std::to_string(int(kSeconds)) + " 2"),
             0)
       << "two processes of `music3 ar` on " << folder << ": scripts/repro-check's report above";
+}
+
+TEST(ArRepeat, TheBinarySamplesWhatTheStageSamplesInProcess) {
+  const std::string folder = pipeline_folder();
+  const std::string json =
+      (std::filesystem::temp_directory_path() / ("gate_ar_repeat_cli." + std::to_string(getpid()) + ".json")).string();
+  ASSERT_EQ(run(quoted(MUSIC3_BIN) + " ar --checkpoint " + quoted(folder) + " --prompt " + quoted(kPrompt) +
+                " --lyrics " + quoted(kLyrics) + " --duration " + std::to_string(int(kSeconds)) +
+                " --seed 0 --device " + gate_device_name() + " --json > " + quoted(json)),
+            0);
+  const std::vector<int32_t> cli = nlohmann::json::parse(std::ifstream(json)).at("tokens").get<std::vector<int32_t>>();
+  std::filesystem::remove(json);
+  EXPECT_EQ(cli, in_process_tokens(folder)) << "`music3 ar` and the AR stage in this process, one request";
 }
 
 }  // namespace
