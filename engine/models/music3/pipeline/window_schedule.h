@@ -18,8 +18,9 @@
 //   while the AR loop runs beside the windows (ar_running), the windows' per-step and vocoder callbacks are held
 //   back and only `window` (a finished window) reaches the caller.
 // - WindowStages::run(start, hiddens, n, windows) runs the next window (acoustic, non-finite check, decode) over
-//   the n frame rows at `hiddens`, which it reads only during the call, adding its stage times; the first finished window's time is taken from `t0`. Non-finite latents throw
-//   GenerateError "nonfinite" naming the window's first frame (nothing is decoded from it).
+//   the n frame rows at `hiddens`, which it reads only during the call, adding its stage times; the first finished
+//   window's time is taken from `t0`. Non-finite latents throw GenerateError "nonfinite" naming the window's first
+//   frame (nothing is decoded from it).
 // - WindowFeed: frames_out(hiddens, E) hands over every window final at E frames; rest(hiddens, F) hands over the
 //   windows of window_starts(F) not handed yet (sequential: all of them). With a worker, the first hand-over is
 //   run() on the caller's thread (nothing has been submitted yet, so one thread at a time holds) and later ones are
