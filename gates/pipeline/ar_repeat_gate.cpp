@@ -1,9 +1,9 @@
 // Gate pipeline.ar_repeat: one seed gives one AR result in every process. `music3 ar` runs twice, each in its own
 // process, on one request (seed 0, 4 s of audio: 101 iterations) on the gate's device (--device cpu|cuda), and the
 // two dumps (tokens, codes, frame_hiddens) must be equal byte for byte (scripts/repro-check does the runs and the
-// comparison and prints where they differ; this gate runs it and fails unless it reports them equal); and a third
-// run of the binary must sample the tokens that the AR stage run in this process samples (the CLI adds nothing to
-// the stage, and the gate's binary holds the stage's code, so the mutation battery sees a change there). The pipeline:
+// comparison; this gate fails with its report unless it says equal); and a third run of the binary must sample the
+// tokens that the AR stage run in this process samples (the CLI adds nothing to the stage, and the gate's binary
+// holds the stage's code, so the mutation battery sees a change there). The pipeline:
 // the embedded tiny one (the pipeline oracle's folder), or MUSIC3_REPEAT_PIPELINE=DIR, a folder at full geometry
 // on the GPU box (written first, when DIR lacks modular_model_index.json, by bench/pipeline/synthetic_pipeline.py on
 // cuda; ctest's gate_ar_repeat_cuda_full).
@@ -12,14 +12,11 @@
 // H200 showed one (reports/bench/pipeline/GAP.md, session 15): at full geometry two `music3 ar` runs of one seed
 // differ from the first decode step on, while the tiny pipeline's runs agree.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,6 +25,7 @@
 #include "engine/models/music3/lm/lm_loader.h"
 #include "engine/models/music3/tokenizer/prompt_ids.h"
 #include "gates/lib/gate_env.h"
+#include "gates/lib/shell_command.h"
 
 namespace music3::gates {
 namespace {
@@ -35,8 +33,6 @@ namespace {
 const char* const kPrompt = "a bright synth pop song with warm female vocals";  // scripts/repro-check's request
 const char* const kLyrics = "[verse] hello world [chorus] sing with me";
 constexpr double kSeconds = 4.0;
-
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 // The tokens the AR stage samples in this process for scripts/repro-check's request (seed 0, arms as the CLI's auto).
 std::vector<int32_t> in_process_tokens(const std::string& dir) {
@@ -49,14 +45,6 @@ std::vector<int32_t> in_process_tokens(const std::string& dir) {
   o.max_frames = ar::max_frames_for(kSeconds);
   o.draws.seed = 0;
   return stage.run(ids.data(), int(p.cond.size()), o).tokens;
-}
-
-// The shell status of `command` as an exit code (a signal counts as a failure).
-int run(const std::string& command) {
-  std::fprintf(stderr, "gate_ar_repeat: %s\n", command.c_str());
-  std::fflush(stderr);
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
 std::string source_dir() {
@@ -73,8 +61,9 @@ std::string pipeline_folder() {
     const std::string partial = folder + ".partial";
     std::filesystem::remove_all(partial);
     const std::string script = source_dir() + "/bench/pipeline/synthetic_pipeline.py";
-    if (run(quoted(MUSIC3_DEFAULT_ORACLE_PYTHON) + " " + quoted(script) + " " + quoted(partial) +
-            " --geometry full --device cuda") != 0)
+    if (run_shell(shell_quoted(MUSIC3_DEFAULT_ORACLE_PYTHON) + " " + shell_quoted(script) + " " +
+                  shell_quoted(partial) + " --geometry full --device cuda")
+            .status != 0)
       throw std::runtime_error("writing the synthetic pipeline " + folder + " failed");
     std::filesystem::rename(partial, folder);
   }
@@ -83,23 +72,20 @@ std::string pipeline_folder() {
 
 TEST(ArRepeat, OneSeedGivesOneResultInEveryProcess) {
   const std::string folder = pipeline_folder();
-  EXPECT_EQ(run("MUSIC3_BIN=" + quoted(MUSIC3_BIN) + " MUSIC3_PYTHON=" + quoted(MUSIC3_DEFAULT_ORACLE_PYTHON) + " " +
-                quoted(source_dir() + "/scripts/repro-check") + " " + quoted(folder) + " " + gate_device_name() + " " +
-                std::to_string(int(kSeconds)) + " 2"),
-            0)
-      << "two processes of `music3 ar` on " << folder << ": scripts/repro-check's report above";
+  const ShellRun r = run_shell("MUSIC3_BIN=" + shell_quoted(MUSIC3_BIN) + " MUSIC3_PYTHON=" +
+                               shell_quoted(MUSIC3_DEFAULT_ORACLE_PYTHON) + " " +
+                               shell_quoted(source_dir() + "/scripts/repro-check") + " " + shell_quoted(folder) + " " +
+                               gate_device_name() + " " + std::to_string(int(kSeconds)) + " 2");
+  EXPECT_EQ(r.status, 0) << "two processes of `music3 ar` on " << folder << ", scripts/repro-check:\n" << r.out;
 }
 
 TEST(ArRepeat, TheBinarySamplesWhatTheStageSamplesInProcess) {
   const std::string folder = pipeline_folder();
-  const std::string json =
-      (std::filesystem::temp_directory_path() / ("gate_ar_repeat_cli." + std::to_string(getpid()) + ".json")).string();
-  ASSERT_EQ(run(quoted(MUSIC3_BIN) + " ar --checkpoint " + quoted(folder) + " --prompt " + quoted(kPrompt) +
-                " --lyrics " + quoted(kLyrics) + " --duration " + std::to_string(int(kSeconds)) +
-                " --seed 0 --device " + gate_device_name() + " --json > " + quoted(json)),
-            0);
-  const std::vector<int32_t> cli = nlohmann::json::parse(std::ifstream(json)).at("tokens").get<std::vector<int32_t>>();
-  std::filesystem::remove(json);
+  const ShellRun r = run_shell(shell_quoted(MUSIC3_BIN) + " ar --checkpoint " + shell_quoted(folder) + " --prompt " +
+                               shell_quoted(kPrompt) + " --lyrics " + shell_quoted(kLyrics) + " --duration " +
+                               std::to_string(int(kSeconds)) + " --seed 0 --device " + gate_device_name() + " --json");
+  ASSERT_EQ(r.status, 0);
+  const std::vector<int32_t> cli = nlohmann::json::parse(r.out).at("tokens").get<std::vector<int32_t>>();
   EXPECT_EQ(cli, in_process_tokens(folder)) << "`music3 ar` and the AR stage in this process, one request";
 }
 

@@ -18,7 +18,6 @@
 //     during the AR loop (1 and 0) and the time to the first finished window (within the run's total).
 #include <gtest/gtest.h>
 #include <sndfile.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -34,6 +33,7 @@
 #include "engine/models/music3/pipeline/generate_run.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
+#include "gates/lib/shell_command.h"
 #include "gates/lib/ulp_stats.h"
 #include "gates/pipeline/pipeline_oracle.h"
 
@@ -53,36 +53,19 @@ fs::path scratch() {
   return dir;
 }
 
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char ch : s) {
-    if (ch == '\'')
-      out.append("'\\''");
-    else
-      out.push_back(ch);
-  }
-  out.push_back('\'');
-  return out;
-}
-
 struct CliRun {
   int status = -1;
   nlohmann::json summary;
 };
 
 CliRun run_cli(const std::vector<std::string>& args, std::string* stdout_text = nullptr) {
-  std::string cmd = quoted(MUSIC3_BIN) + " generate";
-  for (const auto& a : args) cmd.append(" ").append(quoted(a));
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) throw std::runtime_error("cannot run " + cmd);
-  std::string out;
-  char buf[4096];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  const int raw = ::pclose(p);
+  std::string cmd = shell_quoted(MUSIC3_BIN) + " generate";
+  for (const auto& a : args) cmd.append(" ").append(shell_quoted(a));
+  const ShellRun run = run_shell(cmd);
   CliRun r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  r.summary = nlohmann::json::parse(out, nullptr, false);
-  if (stdout_text) *stdout_text = out;
+  r.status = run.status;
+  r.summary = nlohmann::json::parse(run.out, nullptr, false);
+  if (stdout_text) *stdout_text = run.out;
   return r;
 }
 
