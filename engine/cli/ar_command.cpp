@@ -25,17 +25,19 @@ namespace music3::cli {
 
 const char* const kArUsage =
     "usage: music3 ar --checkpoint DIR (--prompt TEXT --lyrics TEXT | --teacher FILE) [--duration S] [--seed S]\n"
-    "                 [--device cpu|cuda] [--arm auto|host|device] [--dump FILE] [--threads N] [--json]\n"
+    "                 [--device cpu|cuda] [--arm auto|host|device] [--dump FILE [--trace]] [--threads N] [--json]\n"
     "  DIR holds language_model/, rvq_depth_decoder/ and (for --prompt) tokenizer/.\n"
     "  --teacher FILE: an LM oracle golden (oracle_bridge/lm) or a pipeline trace (oracle_bridge/pipeline): its text\n"
     "  ids, recorded draws, tokens and codes\n"
     "  are replayed and fed back; --duration defaults to the trace's. --dump FILE writes frame_hiddens BF16 [F,8H],\n"
-    "  tokens I32 [I] and codes I32 [D,8].\n";
+    "  tokens I32 [I] and codes I32 [D,8]; with --trace also the stage's intermediates, in loop order: prefill_hidden\n"
+    "  BF16 [2,P,H], last_hidden BF16 [I,2,H], lm_logits BF16 [I,2,K], depth_hidden BF16 [D,7H], feedback BF16\n"
+    "  [I-1,2,H] (scripts/repro-check compares them to name the first step where two runs part).\n";
 
 int run_ar_command(const std::vector<std::string>& argv) {
   Args a(argv, {"--checkpoint", "--prompt", "--lyrics", "--duration", "--seed", "--device", "--arm", "--teacher",
                 "--dump", "--threads"},
-         {"--json"});
+         {"--json", "--trace"});
   if (!a.has("--checkpoint")) throw UsageError("--checkpoint DIR is required");
   const bool teaching = a.has("--teacher");
   if (teaching == (a.has("--prompt") || a.has("--lyrics")))
@@ -91,6 +93,8 @@ int run_ar_command(const std::vector<std::string>& argv) {
     trace_teacher = {teacher.tokens.data(), int64_t(teacher.tokens.size()), teacher.codes.data(), teacher.depth_rows};
     opts.teacher = &trace_teacher;
   }
+  if (a.has("--trace") && !a.has("--dump")) throw UsageError("--trace needs --dump FILE (it adds to the dump)");
+  ar::ArTrace trace;
   const bool json = a.has("--json");
   const auto t0 = std::chrono::steady_clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
@@ -99,7 +103,7 @@ int run_ar_command(const std::vector<std::string>& argv) {
       std::fprintf(stderr, "\rframes %lld/%d, %.2f frames/s", static_cast<long long>(frames), max_frames,
                    double(frames) / seconds());
     };
-  const ar::ArResult r = stage.run(ids.data(), prompt, opts);
+  const ar::ArResult r = stage.run(ids.data(), prompt, opts, a.has("--trace") ? &trace : nullptr);
   const double wall = seconds();
   if (opts.progress) std::fprintf(stderr, "\n");
 
@@ -131,10 +135,22 @@ int run_ar_command(const std::vector<std::string>& argv) {
                            {"pool_backend_allocs", lm_ins.pool_backend_allocs}};
   if (auto path = a.get("--dump")) {
     const int64_t H = stage.lm_config().hidden, D = int64_t(r.codes.size()) / 8;
-    io::write_safetensors(*path, {{"frame_hiddens", DType::BF16, {r.frames, 8 * H}, r.frame_hiddens.data(),
-                                   r.frame_hiddens.size() * sizeof(bf16)},
-                                  {"tokens", DType::I32, {r.iterations}, r.tokens.data(), r.tokens.size() * 4},
-                                  {"codes", DType::I32, {D, 8}, r.codes.data(), r.codes.size() * 4}});
+    std::vector<io::SafetensorsEntry> tensors{
+        {"frame_hiddens", DType::BF16, {r.frames, 8 * H}, r.frame_hiddens.data(), r.frame_hiddens.size() * sizeof(bf16)},
+        {"tokens", DType::I32, {r.iterations}, r.tokens.data(), r.tokens.size() * 4},
+        {"codes", DType::I32, {D, 8}, r.codes.data(), r.codes.size() * 4}};
+    if (a.has("--trace")) {
+      auto bf16_tensor = [](const char* name, Shape shape, const std::vector<bf16>& v) {
+        return io::SafetensorsEntry{name, DType::BF16, shape, v.data(), v.size() * sizeof(bf16)};
+      };
+      const int64_t I = r.iterations, K = lm::kSampledColumns;
+      tensors.push_back(bf16_tensor("prefill_hidden", {2, prompt, H}, trace.prefill_hidden));
+      tensors.push_back(bf16_tensor("last_hidden", {I, 2, H}, trace.last_hidden));
+      tensors.push_back(bf16_tensor("lm_logits", {I, 2, K}, trace.lm_logits));
+      tensors.push_back(bf16_tensor("depth_hidden", {D, 7 * H}, trace.depth_hidden));
+      tensors.push_back(bf16_tensor("feedback", {int64_t(trace.feedback.size()) / (2 * H), 2, H}, trace.feedback));
+    }
+    io::write_safetensors(*path, tensors);
     out["dump"] = *path;
   }
   if (json) {
