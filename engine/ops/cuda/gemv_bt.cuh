@@ -51,11 +51,13 @@ __device__ __forceinline__ void unpack_bf16x8(const uint4& v, float (&f)[8]) {
   }
 }
 
+// The activations come from the kernel before, which may still be writing them when this one starts (PDL):
+// read through load_produced16(), never __ldg (pdl.cuh).
 struct PlainRows {
   const bf16* a;  // [M, K]
   int64_t k;
   __device__ void chunk(int m, int64_t c, float (&f)[8]) const {
-    unpack_bf16x8(__ldg(reinterpret_cast<const uint4*>(a + m * k) + c), f);
+    unpack_bf16x8(load_produced16(reinterpret_cast<const uint4*>(a + m * k) + c), f);
   }
   __device__ float element(int m, int64_t i) const { return to_f32(a[m * k + i]); }
 };

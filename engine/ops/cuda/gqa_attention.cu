@@ -15,7 +15,8 @@
 //    block's fixed reduction trees (block_reduce.cuh), bf16(e_p), one thread per d for P.V
 //    in increasing p.
 // Rows whose position is past the cache are skipped (lm_ops.h). The two decode kernels launch under PDL
-// (pdl.cuh): each block waits for the earlier kernels before its first read (the position included), then
+// (pdl.cuh): each block waits for the earlier kernels before its first read (the position included; what earlier
+// kernels wrote is never read through the non-coherent path, so those parameters are not __restrict__), then
 // lets the next kernel start (the combine; after it the o-projection's GEMV, which prefetches its weights).
 #include <stdexcept>
 #include <string>
@@ -54,7 +55,7 @@ __global__ void __launch_bounds__(kThreads) store_kernel(const bf16* __restrict_
 }
 
 __global__ void __launch_bounds__(kThreads)
-    decode_chunk_kernel(const bf16* __restrict__ qkv, bf16* k_cache, bf16* v_cache, const int32_t* __restrict__ pos,
+    decode_chunk_kernel(const bf16* qkv, bf16* k_cache, bf16* v_cache, const int32_t* pos,
                         float* __restrict__ scratch, Geometry g, float scale) {
   __shared__ float qs[kMaxGroup][kMaxDim];
   __shared__ float score[kMaxGroup][kGqaChunk];
@@ -143,8 +144,7 @@ __global__ void __launch_bounds__(kThreads)
 // by one thread (the values equal those of a per-thread recomputation), so the serial sums below read shared
 // memory: L = sum weight[c] sum[c] (a multiply, then an add) and acc_d = sum weight[c] acc_c[d] (fused), both
 // in increasing c. M is a max, exact in any order.
-__global__ void __launch_bounds__(kThreads) decode_combine_kernel(const float* __restrict__ scratch,
-                                                                  const int32_t* __restrict__ pos,
+__global__ void __launch_bounds__(kThreads) decode_combine_kernel(const float* scratch, const int32_t* pos,
                                                                   bf16* __restrict__ out, Geometry g) {
   extern __shared__ float staged[];  // weight [chunks], then sum [chunks]
   __shared__ float reduce_scratch[32];

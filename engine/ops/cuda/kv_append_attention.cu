@@ -1,5 +1,5 @@
 // kv_append_attention on CUDA: one block per (token t, batch b, head h), launched under
-// PDL (pdl.cuh: it waits before any access). The block copies its head's slice of k and
+// PDL (pdl.cuh: it waits before any access; qkv, written by the kernel before, is not __restrict__). The block copies its head's slice of k and
 // v (qkv row t*B + b) into the caches at pos + t, and computes token t's attention with
 // attention_decode.cu's arithmetic in attention_decode.cu's order:
 //   s_p = scale * (q . k_p)   one warp per position p, f32, warp butterfly sum
@@ -26,7 +26,7 @@ constexpr int kThreads = 256;
 constexpr int kBatch = 8;  // loads a thread issues before it uses the first of them
 
 __global__ void __launch_bounds__(kThreads)
-    kv_append_attention_kernel(const bf16* __restrict__ qkv, bf16* __restrict__ k_cache,
+    kv_append_attention_kernel(const bf16* qkv, bf16* __restrict__ k_cache,
                                bf16* __restrict__ v_cache, bf16* __restrict__ out, int batch, int heads,
                                int64_t dim, int64_t tmax, int pos, float scale) {
   extern __shared__ float prob[];  // [length]

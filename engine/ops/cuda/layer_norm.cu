@@ -35,7 +35,7 @@ __device__ __forceinline__ float2 scale_shift(float mean, float var, float eps) 
 }
 
 __global__ void __launch_bounds__(kThreads)
-    layer_norm_kernel(const bf16* x, const bf16* __restrict__ r, const bf16* __restrict__ w,
+    layer_norm_kernel(const bf16* x, const bf16* r, const bf16* __restrict__ w,
                       const bf16* __restrict__ b, bf16* h_out, bf16* __restrict__ a_out, int64_t n, float eps) {
   __shared__ float scratch[32];
   const int64_t row = blockIdx.x;
@@ -67,7 +67,7 @@ __global__ void __launch_bounds__(kThreads)
 
 // Index i = threadIdx.x + j * kThreads of the row sits in v[j]: layer_norm_kernel's map and summation order.
 __global__ void __launch_bounds__(kThreads)
-    layer_norm_row_kernel(const bf16* x, const bf16* __restrict__ r, const bf16* __restrict__ w,
+    layer_norm_row_kernel(const bf16* x, const bf16* r, const bf16* __restrict__ w,
                           const bf16* __restrict__ b, bf16* h_out, bf16* __restrict__ a_out, int64_t n, float eps) {
   __shared__ float scratch[32];
   pdl_wait();
@@ -122,7 +122,7 @@ __device__ __forceinline__ void unpack8(const uint4& u, float* f) {
 }
 
 __global__ void __launch_bounds__(kWarpRowsPerBlock * 32)
-    layer_norm_warp_kernel(const bf16* x, const bf16* __restrict__ r, const bf16* __restrict__ w,
+    layer_norm_warp_kernel(const bf16* x, const bf16* r, const bf16* __restrict__ w,
                            const bf16* __restrict__ b, bf16* h_out, bf16* __restrict__ a_out, int64_t rows,
                            int64_t n, float eps) {
   pdl_wait();

@@ -8,7 +8,11 @@
 //     stream has completed and its writes are visible), so completion stays
 //     transitive along the stream;
 //   - it calls pdl_trigger() only after pdl_wait(), so at most two kernels of a
-//     chain overlap: the one running and the next one waiting at its start.
+//     chain overlap: the one running and the next one waiting at its start;
+//   - after pdl_wait() it reads what earlier work wrote through coherent loads only: never the non-coherent
+//     read-only path (ld.global.nc: __ldg, or a `const T* __restrict__` parameter the compiler may route there),
+//     whose contract is data that stays unchanged for the kernel's whole life, which a kernel started under PDL
+//     does not have (the kernel before it writes while it waits). load_produced16() is the 16-byte form.
 // A kernel launched without the attribute sees both calls as no-ops.
 // With the switch off (pdl_switch.h: MUSIC3_DISABLE_PDL=1) launch_pdl() launches in plain stream order. PDL
 // changes when a kernel starts, never what it computes, so the switch is an A/B of the overlap and a bisection
@@ -27,6 +31,15 @@ namespace music3::ops {
 
 __device__ __forceinline__ void pdl_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
 __device__ __forceinline__ void pdl_trigger() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+// 16 bytes that earlier work on the stream wrote, read at L2 (ld.global.cg: coherent, L1 bypassed).
+__device__ __forceinline__ uint4 load_produced16(const void* p) {
+  uint4 v;
+  asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p)
+               : "memory");
+  return v;
+}
 
 template <class... Params, class... Args>
 void launch_pdl(const char* op, void (*kernel)(Params...), dim3 grid, dim3 block, size_t shared_bytes,

@@ -32,7 +32,7 @@ struct Geometry {
 
 __global__ void __launch_bounds__(kThreads)
     qk_norm_rope_kernel(bf16* x, const bf16* __restrict__ q_norm, const bf16* __restrict__ k_norm,
-                        const bf16* __restrict__ cos, const bf16* __restrict__ sin, const int32_t* __restrict__ pos,
+                        const bf16* __restrict__ cos, const bf16* __restrict__ sin, const int32_t* pos,
                         Geometry g) {
   __shared__ float scratch[32];
   __shared__ bf16 normed[kMaxDim];

@@ -3,8 +3,8 @@
 // (IEEE division; expf is CUDA's full-precision one, within 2 ulp of e^x). With gate_second the halves swap
 // roles: g = in[m, I + i], u = in[m, i]. Rows of 8-aligned width take a vectorised path: each thread turns 8
 // consecutive outputs (16-byte loads and store) of a row with the same per-element arithmetic.
-// Both launch under PDL (pdl.cuh): every block waits for the earlier kernels before its first read, then
-// lets the next kernel (the down projection's GEMV, which prefetches its weights) start.
+// Both launch under PDL (pdl.cuh): every block waits for the earlier kernels before its first read (`in`, which the
+// kernel before wrote, is not __restrict__: no non-coherent loads), then lets the next kernel (the down projection's GEMV, which prefetches its weights) start.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -22,7 +22,7 @@ constexpr int kThreads = 256;
 
 __device__ __forceinline__ bf16 silu_mul(float g, float u) { return to_bf16(round_bf16(g / (1.0f + expf(-g))) * u); }
 
-__global__ void silu_and_mul_kernel(const bf16* __restrict__ in, bf16* __restrict__ out, int64_t inner,
+__global__ void silu_and_mul_kernel(const bf16* in, bf16* __restrict__ out, int64_t inner,
                                     int64_t total, int64_t gate_off, int64_t up_off) {
   pdl_wait();
   pdl_trigger();
@@ -38,7 +38,7 @@ __global__ void silu_and_mul_kernel(const bf16* __restrict__ in, bf16* __restric
 // Eight outputs per thread; inner % 8 == 0 and 16-byte aligned rows. A 2-D grid: blockIdx.x * kThreads + tid is
 // the vector within a row, the rows stride along y, so no thread divides a flat 64-bit index by `inner` (a software
 // division per vector; on the H200 at the DiT's 1380 x 8192 this took a call from 27.8 to 26.3 us).
-__global__ void silu_and_mul_vec8_kernel(const bf16* __restrict__ in, bf16* __restrict__ out, int inner,
+__global__ void silu_and_mul_vec8_kernel(const bf16* in, bf16* __restrict__ out, int inner,
                                          int rows, int gate_off, int up_off) {
   pdl_wait();
   pdl_trigger();
