@@ -4,9 +4,9 @@
 // comparison; this gate fails with its report unless it says equal); and a third run of the binary must sample the
 // tokens that the AR stage run in this process samples (the CLI adds nothing to the stage, and the gate's binary
 // holds the stage's code, so the mutation battery sees a change there). The pipeline:
-// the embedded tiny one (the pipeline oracle's folder), or MUSIC3_REPEAT_PIPELINE=DIR, a folder at full geometry
-// on the GPU box (written first, when DIR lacks modular_model_index.json, by bench/pipeline/synthetic_pipeline.py on
-// cuda; ctest's gate_ar_repeat_cuda_full).
+// the embedded tiny one (the pipeline oracle's folder), or `--pipeline DIR`, a folder at full geometry on the GPU
+// box (written first, when DIR lacks modular_model_index.json, by bench/pipeline/synthetic_pipeline.py on cuda;
+// ctest's gate_ar_repeat_cuda_full, and the mutation battery's gate of the same name).
 // Why a second process and not a second run in one: a difference that comes from the device's state at start (its
 // memory's contents, the order in which work starts) repeats inside one process and shows only across two. The
 // H200 showed one (reports/bench/pipeline/GAP.md, session 15): at full geometry two `music3 ar` runs of one seed
@@ -52,10 +52,13 @@ std::string source_dir() {
   return env ? env : MUSIC3_SOURCE_DIR;
 }
 
-// The pipeline folder the gate runs: MUSIC3_REPEAT_PIPELINE (written first when it is missing), else the tiny one.
+std::string g_named_pipeline;  // --pipeline DIR, or empty
+
+// The pipeline folder the gate runs: --pipeline DIR (written first when it is missing), else the tiny one.
 std::string pipeline_folder() {
-  const char* named = std::getenv("MUSIC3_REPEAT_PIPELINE");
-  const std::string folder = named ? named : std::string(MUSIC3_DEFAULT_PIPELINE_ORACLE_DIR) + "/pipelines/tiny";
+  const bool named = !g_named_pipeline.empty();
+  const std::string folder =
+      named ? g_named_pipeline : std::string(MUSIC3_DEFAULT_PIPELINE_ORACLE_DIR) + "/pipelines/tiny";
   if (named && !std::filesystem::exists(std::filesystem::path(folder) / "modular_model_index.json")) {
     if (gate_device_name() != "cuda") throw std::runtime_error("a full-geometry pipeline is written on cuda only");
     const std::string partial = folder + ".partial";
@@ -92,4 +95,12 @@ TEST(ArRepeat, TheBinarySamplesWhatTheStageSamplesInProcess) {
 }  // namespace
 }  // namespace music3::gates
 
-int main(int argc, char** argv) { return music3::gates::gate_main(argc, argv); }
+// `--pipeline DIR` is this gate's own flag; the rest goes to gate_main (--device, gtest's flags).
+int main(int argc, char** argv) {
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; ++i) {
+    if (std::string(argv[i]) == "--pipeline" && i + 1 < argc) music3::gates::g_named_pipeline = argv[++i];
+    else rest.push_back(argv[i]);
+  }
+  return music3::gates::gate_main(static_cast<int>(rest.size()), rest.data());
+}
