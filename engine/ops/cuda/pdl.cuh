@@ -13,6 +13,9 @@
 //     read-only path (ld.global.nc: __ldg, or a `const T* __restrict__` parameter the compiler may route there),
 //     whose contract is data that stays unchanged for the kernel's whole life, which a kernel started under PDL
 //     does not have (the kernel before it writes while it waits). load_produced16() is the 16-byte form.
+//     Measured on the H200 (session 16): with the GEMV's activations read through __ldg, two processes of one seed
+//     parted from the first captured LM decode step at full geometry (MUSIC3_DISABLE_PDL=1 repeated); with
+//     coherent loads two processes wrote identical dumps (reports/bench/pipeline/2026-12-03-7230eb9-h200-fix).
 // A kernel launched without the attribute sees both calls as no-ops.
 // With the switch off (pdl_switch.h: MUSIC3_DISABLE_PDL=1) launch_pdl() launches in plain stream order. PDL
 // changes when a kernel starts, never what it computes, so the switch is an A/B of the overlap and a bisection
