@@ -136,7 +136,8 @@ int run_ar_command(const std::vector<std::string>& argv) {
   if (auto path = a.get("--dump")) {
     const int64_t H = stage.lm_config().hidden, D = int64_t(r.codes.size()) / 8;
     std::vector<io::SafetensorsEntry> tensors{
-        {"frame_hiddens", DType::BF16, {r.frames, 8 * H}, r.frame_hiddens.data(), r.frame_hiddens.size() * sizeof(bf16)},
+        {"frame_hiddens", DType::BF16, {r.frames, 8 * H}, r.frame_hiddens.data(),
+         r.frame_hiddens.size() * sizeof(bf16)},
         {"tokens", DType::I32, {r.iterations}, r.tokens.data(), r.tokens.size() * 4},
         {"codes", DType::I32, {D, 8}, r.codes.data(), r.codes.size() * 4}};
     if (a.has("--trace")) {

@@ -1,5 +1,6 @@
 // kv_append_attention on CUDA: one block per (token t, batch b, head h), launched under
-// PDL (pdl.cuh: it waits before any access; qkv, written by the kernel before, is not __restrict__). The block copies its head's slice of k and
+// PDL (pdl.cuh: it waits before any access; qkv, written by the kernel before, is not
+// __restrict__). The block copies its head's slice of k and
 // v (qkv row t*B + b) into the caches at pos + t, and computes token t's attention with
 // attention_decode.cu's arithmetic in attention_decode.cu's order:
 //   s_p = scale * (q . k_p)   one warp per position p, f32, warp butterfly sum

@@ -4,7 +4,8 @@
 // roles: g = in[m, I + i], u = in[m, i]. Rows of 8-aligned width take a vectorised path: each thread turns 8
 // consecutive outputs (16-byte loads and store) of a row with the same per-element arithmetic.
 // Both launch under PDL (pdl.cuh): every block waits for the earlier kernels before its first read (`in`, which the
-// kernel before wrote, is not __restrict__: no non-coherent loads), then lets the next kernel (the down projection's GEMV, which prefetches its weights) start.
+// kernel before wrote, is not __restrict__: no non-coherent loads), then lets the next kernel (the down
+// projection's GEMV, which prefetches its weights) start.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
