@@ -30,7 +30,8 @@ const char* const kAcousticUsage =
     "  --steps N: Euler steps per window (default 30). --seed S: the noise generator's key (default 0).\n"
     "  --noise FILE: window<k>.noise BF16 [C, L] or [1, C, L] per window (an oracle trace or an earlier --dump)\n"
     "  instead of drawn noise. --dump FILE: window<k> BF16 [C, L] (the input of `music3 vocode --latents`) and\n"
-    "  window<k>.noise.\n";
+    "  window<k>.noise.\n"
+    "  --device: where it runs, cpu (the default) or cuda.\n";
 
 namespace {
 

@@ -32,7 +32,8 @@ const char* const kArUsage =
     "  are replayed and fed back; --duration defaults to the trace's. --dump FILE writes frame_hiddens BF16 [F,8H],\n"
     "  tokens I32 [I] and codes I32 [D,8]; with --trace also the stage's intermediates, in loop order: prefill_hidden\n"
     "  BF16 [2,P,H], last_hidden BF16 [I,2,H], lm_logits BF16 [I,2,K], depth_hidden BF16 [D,7H], feedback BF16\n"
-    "  [I-1,2,H] (scripts/repro-check compares them to name the first step where two runs part).\n";
+    "  [I-1,2,H] (scripts/repro-check compares them to name the first step where two runs part).\n"
+    "  --device: where it runs, cpu (the default) or cuda.\n";
 
 int run_ar_command(const std::vector<std::string>& argv) {
   Args a(argv, {"--checkpoint", "--prompt", "--lyrics", "--duration", "--seed", "--device", "--arm", "--teacher",
@@ -153,6 +154,9 @@ int run_ar_command(const std::vector<std::string>& argv) {
     }
     io::write_safetensors(*path, tensors);
     out["dump"] = *path;
+    nlohmann::json shapes = nlohmann::json::object();  // what the file holds: name -> "[d0,d1,...]"
+    for (const auto& t : tensors) shapes[t.name] = t.shape.str();
+    out["dump_tensors"] = shapes;
   }
   if (json) {
     std::cout << out.dump(1) << "\n";

@@ -20,7 +20,8 @@ namespace music3::cli {
 
 const char* const kDepthUsage =
     "usage: music3 depth (--checkpoint DIR | --synthetic full|mid|tiny) [--device cpu|cuda] [--arm auto|host|device]\n"
-    "                    [--frames N] [--seed S] [--inputs FILE] [--draws FILE] [--dump FILE] [--threads N] [--json]\n";
+    "                    [--frames N] [--seed S] [--inputs FILE] [--draws FILE] [--dump FILE] [--threads N] [--json]\n"
+    "  --device: where it runs, cpu (the default) or cuda.\n";
 
 namespace {
 using depth::DepthConfig;

@@ -41,7 +41,8 @@ const char* const kGenerateUsage =
     "  --ignore-eos: for benchmarking, <|audio_end|> is never sampled (its logit is masked), so the run makes\n"
     "  exactly min(int(S * 25), 9000) frames, as the diffusers pipeline does with that logit masked\n"
     "  (bench/pipeline/diffusers_pipeline_peer.py); not the model's song; refused with --teacher.\n"
-    "  --quiet: no progress line.\n";
+    "  --quiet: no progress line.\n"
+    "  --device: where every stage runs, cpu (the default) or cuda.\n";
 
 namespace {
 

@@ -20,7 +20,8 @@ namespace music3::cli {
 
 const char* const kVocodeUsage =
     "usage: music3 vocode --checkpoint DIR --latents FILE --out FILE [--format wav16|wav24|wav-float|flac]\n"
-    "                     [--device cpu|cuda] [--arm auto|host|device] [--threads N] [--force] [--json]\n";
+    "                     [--device cpu|cuda] [--arm auto|host|device] [--threads N] [--force] [--json]\n"
+    "  --device: where it runs, cpu (the default) or cuda.\n";
 
 namespace {
 int decode_and_write(const std::vector<std::string>& argv) {
