@@ -8,6 +8,7 @@
 #include <functional>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -240,6 +241,35 @@ TEST(CommittedCatalogues, EveryComponentHasACostAndTwoShardsBalance) {
     total += cost[k];
   }
   EXPECT_LT(std::abs(cost[0] - cost[1]), 0.1 * total) << cost[0] << " s vs " << cost[1] << " s";
+}
+
+// Every source under engine/ that defines a CUDA kernel has a catalogued mutation, expected killed, aimed at a gate
+// the GPU battery runs (label gpu): a kernel no mutation reaches is a kernel whose gates were never shown to see a
+// defect in it. Whether each is killed is the H200 battery's verdict (reports/mutations/); this holds the catalogue
+// to aiming one at every kernel, including kernels added later.
+TEST(CommittedCatalogues, EveryCudaKernelSourceHasAMutationForTheGpuBattery) {
+  const char* src = std::getenv("MUSIC3_SOURCE_DIR");
+  ASSERT_NE(src, nullptr) << "MUSIC3_SOURCE_DIR is set by ctest";
+  const Catalogue c = music3::battery::load_catalogue(std::string(src) + "/mutations/catalogue", src);
+  std::set<std::string> aimed;
+  for (const auto& m : c.mutations) {
+    if (m.expected != Expected::Killed) continue;
+    for (const auto& g : m.gates)
+      if (c.gates.at(g).has_label("gpu")) aimed.insert(m.file);
+  }
+  int kernel_sources = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(src) / "engine")) {
+    const std::string ext = entry.path().extension().string();
+    if (!entry.is_regular_file() || (ext != ".cu" && ext != ".cuh")) continue;
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.find("__global__") == std::string::npos) continue;
+    ++kernel_sources;
+    const std::string rel = fs::relative(entry.path(), src).generic_string();
+    EXPECT_TRUE(aimed.count(rel)) << rel << " defines a CUDA kernel, but no catalogued mutation (expected killed, "
+                                  << "aimed at a gpu gate) changes it";
+  }
+  EXPECT_GT(kernel_sources, 20) << "the walk over engine/ found too few kernel sources";
 }
 
 TEST_F(CatalogueTest, SetupStepsRunForTheirOwnFilesGates) {
