@@ -272,6 +272,19 @@ TEST(CommittedCatalogues, EveryCudaKernelSourceHasAMutationForTheGpuBattery) {
   EXPECT_GT(kernel_sources, 20) << "the walk over engine/ found too few kernel sources";
 }
 
+// Every catalogued gate is aimed at by a mutation expected killed: a gate no mutation aims at has never been shown
+// to turn red (a GPU twin of a CPU gate, the same executable with --device cuda, is aimed at by a mutation in code
+// both devices run).
+TEST(CommittedCatalogues, EveryGateIsAimedAtByAMutationExpectedKilled) {
+  const char* src = std::getenv("MUSIC3_SOURCE_DIR");
+  ASSERT_NE(src, nullptr) << "MUSIC3_SOURCE_DIR is set by ctest";
+  const Catalogue c = music3::battery::load_catalogue(std::string(src) + "/mutations/catalogue", src);
+  std::set<std::string> aimed;
+  for (const auto& m : c.mutations)
+    if (m.expected == Expected::Killed) aimed.insert(m.gates.begin(), m.gates.end());
+  for (const auto& [id, gate] : c.gates) EXPECT_TRUE(aimed.count(id)) << "no mutation expected killed aims at " << id;
+}
+
 TEST_F(CatalogueTest, SetupStepsRunForTheirOwnFilesGates) {
   const Catalogue c = parse_catalogue(valid(), root_);
   ASSERT_EQ(c.setup.size(), 1u);
