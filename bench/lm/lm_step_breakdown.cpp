@@ -4,7 +4,9 @@
 // it times --steps steps of decode() + head() twice (step_breakdown.h): with the captured graphs replayed as
 // production runs them (host clock around the step, device time of the replays), then op by op with events around
 // each op, summed per role (lm_op_costs.h: the four layer GEMMs, the head, the norms, qk_norm_rope, the attention
-// over the K/V prefix, silu_and_mul). The K/V prefix grows by one position per step (2 + 2 steps past --kv in all).
+// over the K/V prefix, silu_and_mul). The K/V prefix grows by one position per step (2 + 2 steps past --kv in all),
+// in a cache of --capacity positions per row (the AR loop reserves prompt + max_frames: the decode attention's grid
+// follows the capacity, not the prefix).
 // Exit codes (engine/core/exit_code.h): 0 ok, 1 usage, 6 no such device, 70 an internal error.
 #include <functional>
 #include <iostream>
@@ -25,7 +27,7 @@ namespace music3::bench {
 namespace {
 
 constexpr const char* kHelp =
-    "usage: lm-step-breakdown [--device cuda|cpu] [--geometry full|small] [--kv N] [--steps N]\n"
+    "usage: lm-step-breakdown [--device cuda|cpu] [--geometry full|small] [--kv N] [--steps N] [--capacity N]\n"
     "                         [--enable-providers a,b] [--disable-providers a,b] [--json]\n"
     "  Times one LM decode step of both CFG rows plus the sliced head on synthetic weights: the graph replays\n"
     "  and the step as production runs them, then each op of the same body issued eagerly, summed per role.\n"
@@ -33,6 +35,8 @@ constexpr const char* kHelp =
     "  --geometry           full (default: hidden 4096, 36 layers, 32/8 heads of 128) or small\n"
     "  --kv                 positions prefilled per row before the timed steps (default 300)\n"
     "  --steps              timed steps per part (default 20, after 2 untimed)\n"
+    "  --capacity           K/V positions reserved per row (default and least: kv + 2 steps + 4; a 60 s song's\n"
+    "                       AR loop reserves prompt + 1,500, e.g. 1800)\n"
     "  --enable-providers   comma-separated opt-in provider names switched on for the run\n"
     "  --disable-providers  comma-separated provider names taken out of selection for the run\n"
     "  --json               one JSON object instead of the table\n";
@@ -51,7 +55,8 @@ struct LmStep {
 };
 
 int run_main(const std::vector<std::string>& argv) {
-  const cli::Args a(argv, {"--device", "--geometry", "--kv", "--steps", "--enable-providers", "--disable-providers"},
+  const cli::Args a(argv, {"--device", "--geometry", "--kv", "--steps", "--capacity", "--enable-providers",
+                           "--disable-providers"},
                     {"--json", "--help"});
   if (a.has("--help")) {
     std::cout << kHelp << exit_code::kTable;
@@ -67,6 +72,8 @@ int run_main(const std::vector<std::string>& argv) {
   }
   const int kv = static_cast<int>(a.get_int_or("--kv", 300, 1, 9000));
   const int steps = static_cast<int>(a.get_int_or("--steps", 20, 1, 1000));
+  const int least = kv + 2 * steps + 4;
+  const int capacity = static_cast<int>(a.get_int_or("--capacity", least, least, lm::kMaxPromptTokens + lm::kMaxFrames));
   apply_provider_flags(a.get_or("--enable-providers", ""), a.get_or("--disable-providers", ""));
   tool_progress("lm-step-breakdown", "drawing the " + geometry + " synthetic weights");
   const lm::LmConfig cfg = lm_bench_geometry(geometry);
@@ -81,12 +88,13 @@ int run_main(const std::vector<std::string>& argv) {
     s->embeds = uniform_bf16(2 * H, kWeightSeed + 11);
     s->last.resize(2 * H);
     s->logits.resize(2 * size_t(lm::kSampledColumns));
-    s->arm->prefill(prompt.data(), kv, kv + 2 * steps + 4, s->last.data(), nullptr);
+    s->arm->prefill(prompt.data(), kv, capacity, s->last.data(), nullptr);
     return [s] { (*s)(); };
   };
   const StepBreakdown m = measure_step(q, make_step, lm_op_labeler(cfg, kv), steps, "lm-step-breakdown");
   const std::string what = geometry + " geometry (" + std::to_string(cfg.layers) + " layers, hidden " +
-                           std::to_string(cfg.hidden) + "), both CFG rows, K/V " + std::to_string(kv) + "+, " +
+                           std::to_string(cfg.hidden) + "), both CFG rows, K/V " + std::to_string(kv) + "+ of " +
+                           std::to_string(capacity) + ", " +
                            std::to_string(m.steps) + " steps, " + device;
   if (a.has("--json")) std::cout << step_json(m, what).dump(1) << "\n";
   else print_step_table(std::cout, m, "lm-step-breakdown", what);
