@@ -273,8 +273,9 @@ TEST(CommittedCatalogues, EveryCudaKernelSourceHasAMutationForTheGpuBattery) {
 }
 
 // Every catalogued gate is aimed at by a mutation expected killed: a gate no mutation aims at has never been shown
-// to turn red (a GPU twin of a CPU gate, the same executable with --device cuda, is aimed at by a mutation in code
-// both devices run).
+// to turn red. A GPU twin of a CPU gate (the same executable with --device cuda) is aimed at by an "-on-cuda" copy
+// of a CPU mutation in code both devices run: listing the twin in the CPU mutation itself would move that mutation
+// out of the CPU battery (--label cpu takes only mutations whose gates are all cpu).
 TEST(CommittedCatalogues, EveryGateIsAimedAtByAMutationExpectedKilled) {
   const char* src = std::getenv("MUSIC3_SOURCE_DIR");
   ASSERT_NE(src, nullptr) << "MUSIC3_SOURCE_DIR is set by ctest";
