@@ -72,8 +72,8 @@ int run_main(const std::vector<std::string>& argv) {
   }
   const int kv = static_cast<int>(a.get_int_or("--kv", 300, 1, 9000));
   const int steps = static_cast<int>(a.get_int_or("--steps", 20, 1, 1000));
-  const int least = kv + 2 * steps + 4;
-  const int capacity = static_cast<int>(a.get_int_or("--capacity", least, least, lm::kMaxPromptTokens + lm::kMaxFrames));
+  const int least = kv + 2 * steps + 4, most = lm::kMaxPromptTokens + lm::kMaxFrames;
+  const int capacity = static_cast<int>(a.get_int_or("--capacity", least, least, most));
   apply_provider_flags(a.get_or("--enable-providers", ""), a.get_or("--disable-providers", ""));
   tool_progress("lm-step-breakdown", "drawing the " + geometry + " synthetic weights");
   const lm::LmConfig cfg = lm_bench_geometry(geometry);
@@ -94,8 +94,7 @@ int run_main(const std::vector<std::string>& argv) {
   const StepBreakdown m = measure_step(q, make_step, lm_op_labeler(cfg, kv), steps, "lm-step-breakdown");
   const std::string what = geometry + " geometry (" + std::to_string(cfg.layers) + " layers, hidden " +
                            std::to_string(cfg.hidden) + "), both CFG rows, K/V " + std::to_string(kv) + "+ of " +
-                           std::to_string(capacity) + ", " +
-                           std::to_string(m.steps) + " steps, " + device;
+                           std::to_string(capacity) + ", " + std::to_string(m.steps) + " steps, " + device;
   if (a.has("--json")) std::cout << step_json(m, what).dump(1) << "\n";
   else print_step_table(std::cout, m, "lm-step-breakdown", what);
   return exit_code::kOk;
