@@ -47,11 +47,9 @@ HostTensor TensorReader::take(const std::string& name) {
     throw std::runtime_error(file.path() + ": tensor '" + name + "' has dtype " + std::string(dtype_name(src.dtype)) +
                              ", expected F32 (rounded to bf16 at load) or BF16");
   }
-  const bf16* held = out.ptr();
-  for (int64_t i = 0; i < n; ++i)
-    if ((held[i].bits & 0x7F80u) == 0x7F80u)
-      throw std::runtime_error(file.path() + ": tensor '" + name + "' has a non-finite value at element " +
-                               std::to_string(i));
+  if (const int64_t bad = first_nonfinite(out.ptr(), n); bad >= 0)
+    throw std::runtime_error(file.path() + ": tensor '" + name + "' has a non-finite value at element " +
+                             std::to_string(bad));
   ++taken_;
   return out;
 }

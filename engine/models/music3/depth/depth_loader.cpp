@@ -43,13 +43,9 @@ void take_tensor(const io::SafetensorsSet& set, const std::string& name, HostTen
     throw std::runtime_error(file.path() + ": tensor '" + name + "' has dtype " + std::string(dtype_name(src.dtype)) +
                              ", expected BF16 (or F32, converted)");
   }
-  const bf16* held = dst.ptr();
-  for (int64_t i = 0; i < n; ++i) {
-    uint16_t b = held[i].bits;
-    if ((b & 0x7F80u) == 0x7F80u)
-      throw std::runtime_error(file.path() + ": tensor '" + name + "' has a non-finite value at element " +
-                               std::to_string(i));
-  }
+  if (const int64_t bad = first_nonfinite(dst.ptr(), n); bad >= 0)
+    throw std::runtime_error(file.path() + ": tensor '" + name + "' has a non-finite value at element " +
+                             std::to_string(bad));
   report.bytes_read += src.bytes();
 }
 }  // namespace

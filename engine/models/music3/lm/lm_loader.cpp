@@ -48,11 +48,9 @@ HostTensor take_rows(const io::SafetensorsSet& set, const std::string& name, con
     throw std::runtime_error(file.path() + ": tensor '" + name + "' has dtype " + std::string(dtype_name(src.dtype)) +
                              ", expected BF16 (or F32, converted)");
   }
-  const bf16* held = out.ptr();
-  for (int64_t i = 0; i < n; ++i)
-    if ((held[i].bits & 0x7F80u) == 0x7F80u)
-      throw std::runtime_error(file.path() + ": tensor '" + name + "' has a non-finite value at element " +
-                               std::to_string(offset + i));
+  if (const int64_t bad = first_nonfinite(out.ptr(), n); bad >= 0)
+    throw std::runtime_error(file.path() + ": tensor '" + name + "' has a non-finite value at element " +
+                             std::to_string(offset + bad));
   return out;
 }
 

@@ -49,9 +49,9 @@ class Reader {
       throw std::runtime_error(file_.path() + ": tensor '" + name + "' has dtype " + std::string(dtype_name(src.dtype)) +
                                ", expected BF16 (or F32, rounded to bf16)");
     }
-    for (size_t i = 0; i < out.size(); ++i)
-      if ((out[i].bits & 0x7F80u) == 0x7F80u)
-        throw std::runtime_error(file_.path() + ": tensor '" + name + "' has a non-finite value at element " + std::to_string(i));
+    if (const int64_t bad = first_nonfinite(out.data(), int64_t(out.size())); bad >= 0)
+      throw std::runtime_error(file_.path() + ": tensor '" + name + "' has a non-finite value at element " +
+                               std::to_string(bad));
     ++read_;
     return out;
   }
