@@ -1,6 +1,5 @@
 #include "engine/core/bf16_from_bytes.h"
 
-#include <algorithm>
 #include <atomic>
 
 #include "engine/core/parallel.h"
@@ -27,15 +26,15 @@ void bf16_from_f32_bytes(const void* bytes, int64_t n, bf16* out) {
 int64_t first_nonfinite(const bf16* values, int64_t n) {
   std::atomic<int64_t> first{n};  // the lowest index found so far; n: none
   parallel_for(n, threads_for(n), [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < std::min(end, first.load(std::memory_order_relaxed)); ++i)
-      if ((values[i].bits & 0x7F80u) == 0x7F80u) {
-        int64_t seen = first.load(std::memory_order_relaxed);
-        while (i < seen && !first.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
-        }
-        return;
-      }
+    int64_t i = begin;  // a plain scan (the common case: no bad value), then one compare-and-swap for the minimum
+    while (i < end && (values[i].bits & 0x7F80u) != 0x7F80u) ++i;
+    if (i == end) return;
+    int64_t seen = first.load(std::memory_order_relaxed);
+    while (i < seen && !first.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
+    }
   });
-  return first.load() == n ? -1 : first.load();
+  const int64_t found = first.load();
+  return found == n ? -1 : found;
 }
 
 }  // namespace music3
