@@ -11,7 +11,9 @@
 // written, measured here); then the ops' sum, the eager span (gaps between ops included), the graph replay's device
 // time (graph - sum: the launch gaps and tails the graph leaves) and the host-clock step (minus the replay: uploads,
 // the read-back and the host work of velocities()). --disable-providers turns providers off for the whole run and
-// --enable-providers opt-in ones on (an A/B of an op's providers in two runs). --json prints the same as one JSON object.
+// --enable-providers opt-in ones on (an A/B of an op's providers in two runs). --marginal adds each op kind's cost
+// inside the production step (its calls issued twice in the captured graph, minus the plain step). --json prints the
+// same as one JSON object.
 // Exit codes (engine/core/exit_code.h): 0 ok, 1 usage, 6 no such device, 70 an internal error.
 #include <functional>
 #include <iostream>
@@ -31,7 +33,7 @@ namespace {
 
 constexpr const char* kHelp =
     "usage: dit-step-breakdown [--device cuda|cpu] [--geometry full|mid|tiny] [--length L] [--steps N]\n"
-    "                          [--enable-providers a,b] [--disable-providers a,b] [--json]\n"
+    "                          [--enable-providers a,b] [--disable-providers a,b] [--marginal] [--json]\n"
     "  Times one guided DiT step (both branches as one batch of 2) on synthetic weights: the graph replay and\n"
     "  velocities() as production runs them, then each op of the same body issued eagerly, summed per op kind.\n"
     "  --device             cuda (default) or cpu (the device arm on the CPU providers, host clock per op)\n"
@@ -40,10 +42,12 @@ constexpr const char* kHelp =
     "  --steps              timed steps per part (default 20, after 2 untimed)\n"
     "  --enable-providers   comma-separated opt-in provider names switched on for the run\n"
     "  --disable-providers  comma-separated provider names taken out of selection for the run\n"
+    "  --marginal           also each row's cost inside the production step: the step again with that row's\n"
+    "                       calls issued twice, minus the plain step (one more arm per row)\n"
     "  --json               one JSON object instead of the table\n";
 
 int run_main(const std::vector<std::string>& argv) {
-  const cli::Args a(argv, {"--device", "--geometry", "--length", "--steps", "--enable-providers", "--disable-providers"}, {"--json", "--help"});
+  const cli::Args a(argv, {"--device", "--geometry", "--length", "--steps", "--enable-providers", "--disable-providers"}, {"--json", "--marginal", "--help"});
   if (a.has("--help")) {
     std::cout << kHelp << exit_code::kTable;
     return exit_code::kOk;
@@ -67,7 +71,8 @@ int run_main(const std::vector<std::string>& argv) {
     std::shared_ptr<acoustic::DitArm> arm = acoustic::make_dit_arm(w, on, runtime::ArmRequest::Device, *ins);
     return [&, ins, arm] { arm->velocities(x.data(), L, to_bf16(0.5f), cond.data()); };
   };
-  const StepBreakdown m = measure_step(q, make_step, dit_op_labeler(w.cfg, L), steps, "dit-step-breakdown");
+  const StepBreakdown m = measure_step(q, make_step, dit_op_labeler(w.cfg, L), steps, "dit-step-breakdown",
+                                        a.has("--marginal"));
   const std::string what = geometry + " geometry (" + std::to_string(w.cfg.layers) + " blocks), L " +
                            std::to_string(L) + ", both branches (M " + std::to_string(2 * (L + 1)) + "), " +
                            std::to_string(m.steps) + " steps, " + device;

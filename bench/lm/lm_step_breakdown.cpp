@@ -6,7 +6,8 @@
 // each op, summed per role (lm_op_costs.h: the four layer GEMMs, the head, the norms, qk_norm_rope, the attention
 // over the K/V prefix, silu_and_mul). The K/V prefix grows by one position per step (2 + 2 steps past --kv in all),
 // in a cache of --capacity positions per row (the AR loop reserves prompt + max_frames: the decode attention's grid
-// follows the capacity, not the prefix).
+// follows the capacity, not the prefix). --marginal adds each role's cost inside the production step (its calls
+// issued twice in the captured graph, minus the plain step: step_breakdown.h), what fusing it away can save at most.
 // Exit codes (engine/core/exit_code.h): 0 ok, 1 usage, 6 no such device, 70 an internal error.
 #include <functional>
 #include <iostream>
@@ -28,7 +29,7 @@ namespace {
 
 constexpr const char* kHelp =
     "usage: lm-step-breakdown [--device cuda|cpu] [--geometry full|small] [--kv N] [--steps N] [--capacity N]\n"
-    "                         [--enable-providers a,b] [--disable-providers a,b] [--json]\n"
+    "                         [--enable-providers a,b] [--disable-providers a,b] [--marginal] [--json]\n"
     "  Times one LM decode step of both CFG rows plus the sliced head on synthetic weights: the graph replays\n"
     "  and the step as production runs them, then each op of the same body issued eagerly, summed per role.\n"
     "  --device             cuda (default) or cpu (the device arm on the CPU providers, host clock per op)\n"
@@ -39,6 +40,8 @@ constexpr const char* kHelp =
     "                       AR loop reserves prompt + 1,500, e.g. 1800)\n"
     "  --enable-providers   comma-separated opt-in provider names switched on for the run\n"
     "  --disable-providers  comma-separated provider names taken out of selection for the run\n"
+    "  --marginal           also each row's cost inside the production step: the step again with that row's\n"
+    "                       calls issued twice, minus the plain step (one more arm per row)\n"
     "  --json               one JSON object instead of the table\n";
 
 constexpr uint64_t kWeightSeed = 0;
@@ -57,7 +60,7 @@ struct LmStep {
 int run_main(const std::vector<std::string>& argv) {
   const cli::Args a(argv, {"--device", "--geometry", "--kv", "--steps", "--capacity", "--enable-providers",
                            "--disable-providers"},
-                    {"--json", "--help"});
+                    {"--json", "--marginal", "--help"});
   if (a.has("--help")) {
     std::cout << kHelp << exit_code::kTable;
     return exit_code::kOk;
@@ -91,7 +94,8 @@ int run_main(const std::vector<std::string>& argv) {
     s->arm->prefill(prompt.data(), kv, capacity, s->last.data(), nullptr);
     return [s] { (*s)(); };
   };
-  const StepBreakdown m = measure_step(q, make_step, lm_op_labeler(cfg, kv), steps, "lm-step-breakdown");
+  const StepBreakdown m = measure_step(q, make_step, lm_op_labeler(cfg, kv), steps, "lm-step-breakdown",
+                                        a.has("--marginal"));
   const std::string what = geometry + " geometry (" + std::to_string(cfg.layers) + " layers, hidden " +
                            std::to_string(cfg.hidden) + "), both CFG rows, K/V " + std::to_string(kv) + "+ of " +
                            std::to_string(capacity) + ", " + std::to_string(m.steps) + " steps, " + device;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bench/support/copy_ceiling.h"
+#include "bench/support/doubled_ops.h"
 #include "bench/support/observed_backend.h"
 #include "engine/cli/args.h"
 #include "engine/core/exit_code.h"
@@ -40,6 +41,28 @@ std::vector<double> timed_steps(const std::function<void()>& step, int steps, Af
   }
   return call;
 }
+
+struct ProductionTime {
+  double graph_s = 0, call_s = 0;  // medians per step: the graph replays' device time, the host clock
+};
+
+// The step as production runs it (graphs on), timed: the replays' device time where the backend has graphs.
+ProductionTime production_time(const Queue& q, const StepOn& make_step, int steps) {
+  ObservedBackend observed(*q.backend, /*graphs=*/true);
+  Queue gq = q;
+  gq.backend = &observed;
+  const auto step = make_step(gq);
+  std::vector<double> replay;
+  ProductionTime t;
+  t.call_s = median(timed_steps(step, steps, [&] {
+    if (observed.supports_graphs()) replay.push_back(observed.take_graph_seconds());
+  }));
+  t.graph_s = median(replay);
+  return t;
+}
+
+// The production statistic the marginal costs compare: the replays' device time, or the host clock without graphs.
+double production_seconds(const ProductionTime& t) { return t.graph_s > 0 ? t.graph_s : t.call_s; }
 
 struct RowView {
   double calls, ms, share, us_per_call, tflops, tbps, of_copy;
@@ -73,7 +96,7 @@ void tool_progress(const std::string& tool, const std::string& what) {
 }
 
 StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabeler& labeler, int steps,
-                           const std::string& tool) {
+                           const std::string& tool, bool marginal) {
   StepBreakdown m;
   runtime::shared_device_pool(q);  // the pool keeps the real backend, not the observed ones below
 #ifdef MUSIC3_WITH_CUDA
@@ -83,17 +106,9 @@ StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabe
   m.copy_Bps = cpu_copy_ceiling_Bps(size_t(256) << 20, 3);  // a build without CUDA has only CPU queues
 #endif
   tool_progress(tool, "graph replay, " + std::to_string(steps) + " steps");
-  {  // 1. production: the captured graphs
-    ObservedBackend observed(*q.backend, /*graphs=*/true);
-    Queue gq = q;
-    gq.backend = &observed;
-    const auto step = make_step(gq);
-    std::vector<double> replay;
-    m.graph_call_s = median(timed_steps(step, steps, [&] {
-      if (observed.supports_graphs()) replay.push_back(observed.take_graph_seconds());
-    }));
-    m.graph_s = median(replay);
-  }
+  const ProductionTime plain = production_time(q, make_step, steps);  // 1. production: the captured graphs
+  m.graph_s = plain.graph_s;
+  m.graph_call_s = plain.call_s;
   tool_progress(tool, "the same body op by op, " + std::to_string(steps) + " + " + std::to_string(steps) + " steps");
   {  // 2. the same body op by op
     ObservedBackend eager(*q.backend, /*graphs=*/false);
@@ -112,22 +127,39 @@ StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabe
     m.span_s = timeline.span_seconds() / std::max(1, m.steps);
   }
   for (const OpRow& row : m.rows) m.ops_s += row.seconds / std::max(1, m.steps);
+  if (marginal) {  // 3. per row, production again with that row's calls doubled; then the plain step once more
+    const double base = production_seconds(plain);
+    for (size_t i = 0; i < m.rows.size(); ++i) {
+      tool_progress(tool, "marginal cost of '" + m.rows[i].label + "' (" + std::to_string(i + 1) + " of " +
+                              std::to_string(m.rows.size()) + ")");
+      DoubledOps doubled(labeler, m.rows[i].label);
+      const ProductionTime t = production_time(q, make_step, steps);
+      if (doubled.doubled() == 0) throw std::logic_error("marginal cost: no call of '" + m.rows[i].label + "' was doubled");
+      m.marginal_s.push_back(production_seconds(t) - base);
+    }
+    m.again_s = production_seconds(production_time(q, make_step, steps));
+  }
   if (isatty(2)) std::cerr << "\r\033[K";
   return m;
 }
 
 void print_step_table(std::ostream& out, const StepBreakdown& m, const std::string& tool, const std::string& what) {
+  const bool marginal = !m.marginal_s.empty();
   out << tool << ": " << what << "\n";
   out << line("copy ceiling %.3f TB/s (read + written)\n", m.copy_Bps / 1e12);
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%-36s %6s %8s %7s %9s %8s %6s %7s  %s\n", "op", "calls", "ms/step", "share",
-                "us/call", "TFLOP/s", "TB/s", "of copy", "provider");
+  std::snprintf(buf, sizeof buf, "%-36s %6s %8s %7s %9s %8s %6s %7s %s %s\n", "op", "calls", "ms/step", "share",
+                "us/call", "TFLOP/s", "TB/s", "of copy", marginal ? " marginal ms/step  us/call" : "", " provider");
   out << buf;
-  for (const OpRow& row : m.rows) {
+  for (size_t i = 0; i < m.rows.size(); ++i) {
+    const OpRow& row = m.rows[i];
     const RowView v = view(row, m);
-    std::snprintf(buf, sizeof buf, "%-36s %6.0f %8.3f %6.1f%% %9.1f %8s %6.2f %6.0f%%  %s\n", row.label.c_str(),
+    const std::string extra =
+        marginal ? line(" %16.3f", m.marginal_s[i] * 1e3) + line(" %8.1f", v.calls > 0 ? m.marginal_s[i] / v.calls * 1e6 : 0)
+                 : "";
+    std::snprintf(buf, sizeof buf, "%-36s %6.0f %8.3f %6.1f%% %9.1f %8s %6.2f %6.0f%% %s  %s\n", row.label.c_str(),
                   v.calls, v.ms, 100 * v.share, v.us_per_call,
-                  op_is_compute(row) ? line("%.1f", v.tflops).c_str() : "-", v.tbps, 100 * v.of_copy,
+                  op_is_compute(row) ? line("%.1f", v.tflops).c_str() : "-", v.tbps, 100 * v.of_copy, extra.c_str(),
                   row.provider.c_str());
     out << buf;
   }
@@ -138,13 +170,18 @@ void print_step_table(std::ostream& out, const StepBreakdown& m, const std::stri
   if (m.graph_s <= 0) {
     out << line("graph step (host clock, median)                 %8.3f ms  (no graph: this backend has none)\n",
                 m.graph_call_s * 1e3);
-    return;
+  } else {
+    out << line("graph replays (device, events around launches)  %8.3f ms  (graph - sum of ops %+.3f ms)\n",
+                m.graph_s * 1e3, (m.graph_s - m.ops_s) * 1e3);
+    out << line("graph step (host clock, median)                 %8.3f ms  (step - replays %.3f ms: uploads, "
+                "read-backs, host work)\n",
+                m.graph_call_s * 1e3, (m.graph_call_s - m.graph_s) * 1e3);
   }
-  out << line("graph replays (device, events around launches)  %8.3f ms  (graph - sum of ops %+.3f ms)\n",
-              m.graph_s * 1e3, (m.graph_s - m.ops_s) * 1e3);
-  out << line("graph step (host clock, median)                 %8.3f ms  (step - replays %.3f ms: uploads, "
-              "read-backs, host work)\n",
-              m.graph_call_s * 1e3, (m.graph_call_s - m.graph_s) * 1e3);
+  if (marginal) {
+    const double base = m.graph_s > 0 ? m.graph_s : m.graph_call_s;
+    out << line("marginal: each row's calls doubled in the production step; the plain step %.3f ms before, ", base * 1e3)
+        << line("%.3f ms after (drift %+.3f ms)\n", m.again_s * 1e3, (m.again_s - base) * 1e3);
+  }
 }
 
 nlohmann::json step_json(const StepBreakdown& m, const std::string& what) {
@@ -153,12 +190,17 @@ nlohmann::json step_json(const StepBreakdown& m, const std::string& what) {
   j["copy_ceiling_TBps"] = m.copy_Bps / 1e12;
   j["steps"] = m.steps;
   j["ops"] = nlohmann::json::array();
-  for (const OpRow& row : m.rows) {
+  for (size_t i = 0; i < m.rows.size(); ++i) {
+    const OpRow& row = m.rows[i];
     const RowView v = view(row, m);
     nlohmann::json r = {{"op", row.label},        {"provider", row.provider},   {"calls_per_step", v.calls},
                         {"ms_per_step", v.ms},     {"share", v.share},           {"us_per_call", v.us_per_call},
                         {"tbps", v.tbps},          {"of_copy_ceiling", v.of_copy}};
     if (op_is_compute(row)) r["tflops"] = v.tflops;
+    if (!m.marginal_s.empty()) {
+      r["marginal_ms_per_step"] = m.marginal_s[i] * 1e3;
+      r["marginal_us_per_call"] = v.calls > 0 ? m.marginal_s[i] / v.calls * 1e6 : 0.0;
+    }
     j["ops"].push_back(r);
   }
   j["sum_of_ops_ms"] = m.ops_s * 1e3;
@@ -166,6 +208,7 @@ nlohmann::json step_json(const StepBreakdown& m, const std::string& what) {
   j["eager_call_ms"] = m.eager_call_s * 1e3;
   j["graph_replay_ms"] = m.graph_s * 1e3;
   j["graph_call_ms"] = m.graph_call_s * 1e3;
+  if (!m.marginal_s.empty()) j["plain_again_ms"] = m.again_s * 1e3;
   return j;
 }
 

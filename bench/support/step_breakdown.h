@@ -3,9 +3,15 @@
 //  1. as production runs it (graphs on): the host clock around each step and the device time of its graph replays;
 //  2. with graphs off, so the same body is issued op by op, every op bracketed by events (op_timeline.h) and summed
 //     per label of `labeler`;
+//  3. (marginal, optional) per label, part 1 again with that label's calls issued twice (doubled_ops.h): the step's
+//     growth is that label's marginal cost in production (per step, and per call), what fusing it away saves at
+//     most, since the eager per-op times of part 2 include each op's launch and drain; then part 1 once more, so the
+//     drift between the two plain runs bounds the noise;
 // and the table or JSON that prints it: per label the calls per step, ms per step, share of the ops' sum, us per
-// call, the provider, TFLOP/s (rows with FLOPs) or TB/s and its fraction of the copy ceiling measured here; then the
-// ops' sum, the eager span (gaps between ops included), the graph replays' device time and the host-clock step.
+// call, the provider, TFLOP/s (rows with FLOPs) or TB/s and its fraction of the copy ceiling measured here, and the
+// marginal cost when measured; then the ops' sum, the eager span (gaps between ops included), the graph replays'
+// device time and the host-clock step. The marginal costs compare the replays' device time, or the host clock on a
+// backend without graphs.
 // Contract: make_step(queue) builds an arm on that queue and returns the callable that runs one step on it; two
 // untimed steps precede the timed ones of each part. A backend without graphs leaves graph_s at 0.
 // Thread-safety: one thread (the op observer is process-wide while a step is open).
@@ -26,6 +32,8 @@ struct StepBreakdown {
   std::vector<OpRow> rows;
   int steps = 0;
   double ops_s = 0, span_s = 0, eager_call_s = 0, graph_s = 0, graph_call_s = 0, copy_Bps = 0;  // per step
+  std::vector<double> marginal_s;  // per row (empty: not measured): the production step's growth with it doubled
+  double again_s = 0;              // the plain production step measured after the doubled ones
 };
 
 using StepOn = std::function<std::function<void()>(const Queue&)>;
@@ -33,9 +41,9 @@ using StepOn = std::function<std::function<void()>(const Queue&)>;
 // A progress line on a terminal (stderr), "tool: what", overwritten by the next; nothing when stderr is not one.
 void tool_progress(const std::string& tool, const std::string& what);
 
-// `tool` names the progress lines.
+// `tool` names the progress lines; `marginal` adds part 3 (one more arm per row).
 StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabeler& labeler, int steps,
-                           const std::string& tool);
+                           const std::string& tool, bool marginal = false);
 void print_step_table(std::ostream& out, const StepBreakdown& m, const std::string& tool, const std::string& what);
 nlohmann::json step_json(const StepBreakdown& m, const std::string& what);
 
