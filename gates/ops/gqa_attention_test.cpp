@@ -4,7 +4,8 @@
 // kGqaChunk positions per chunk, combined with the chunk maxima), on decode steps and
 // causal prefills with GQA 4:1 and an odd group of 5; the K/V rows stored at pos .. pos +
 // T - 1 and every other cache row untouched (rows past the prefix poisoned with NaN, so
-// reading one shows); thread-count invariance (CPU); a position past the cache refused (CPU).
+// reading one shows), and a decode at a head width off the 8-value grid; thread-count invariance (CPU); a position past
+// the cache refused (CPU).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -170,6 +171,14 @@ TEST(GqaAttention, CausalPrefillsAndAnOddGroup) {
   const Case odd_decode{1, 3, 5, 1, 40, 70, 66, 0.9f};  // peaked scores over three chunks
   const Inputs d = make_inputs(odd_decode, 60);
   expect_close(run(provider_queue(0), d, odd_decode), d, odd_decode, "decode group 5");
+}
+
+// A head width that is not a multiple of 8: the CUDA decode stages its cached rows element by element (16-byte copies
+// otherwise), over two chunks, the newest row in the second.
+TEST(GqaAttention, DecodeWithAHeadWidthOffTheVectorGrid) {
+  const Case c{1, 2, 8, 2, 36, 50, 44, 0.4f};
+  const Inputs in = make_inputs(c, 90);
+  expect_close(run(provider_queue(0), in, c), in, c, "decode D 36");
 }
 
 TEST(GqaAttention, ThreadsAndPositionsPastTheCache) {

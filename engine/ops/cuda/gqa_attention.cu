@@ -2,9 +2,10 @@
 // at every position. Kernels:
 //  - store (prefill): one block per qkv row r = t*B + b, copies its k and v heads into the caches
 //    at row pos + t of batch b;
-//  - decode (B rows, one token): flash decoding. The chunk holding pos first stores the row's k and v
-//    there (the store, fused). One block per (b, K/V head, chunk of
-//    kGqaChunk positions); a warp per position computes the G = nH / nKV query heads'
+//  - decode (B rows, one token): flash decoding. One block per (b, K/V head, chunk of kGqaChunk positions); before
+//    pdl_wait() it stages the chunk's cached k and v rows in shared memory (cp.async: their reads overlap the kernel
+//    before), after it the chunk holding pos stores the row's k and v there (the store, fused) and stages them too;
+//    a warp per position computes the G = nH / nKV query heads'
 //    scores s = scale * q.k (f32 fmas over d, warp butterfly); per head the chunk's max m,
 //    e_p = expf(s_p - m), l = sum e_p in increasing p, and acc_d = sum bf16(e_p) * v_p[d]
 //    in increasing p; (m, l, acc) go to scratch. Chunks past the prefix exit at once;
@@ -22,6 +23,7 @@
 #include <string>
 
 #include "engine/core/bf16.h"
+#include "engine/ops/cuda/async_copy.cuh"
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
@@ -54,36 +56,71 @@ __global__ void __launch_bounds__(kThreads) store_kernel(const bf16* __restrict_
   }
 }
 
+// The chunk's k rows, then its v rows, staged in dynamic shared memory as bf16 [2][kGqaChunk][dim].
+__device__ __forceinline__ bf16* staged_row(bf16* staged, int which, int p, int64_t dim) {
+  return staged + (int64_t{which} * kGqaChunk + p) * dim;
+}
+
 __global__ void __launch_bounds__(kThreads)
     decode_chunk_kernel(const bf16* qkv, bf16* k_cache, bf16* v_cache, const int32_t* pos,
-                        float* __restrict__ scratch, Geometry g, float scale) {
+                        float* __restrict__ scratch, Geometry g, float scale, bool vector_staging) {
+  extern __shared__ uint4 staged_kv[];  // bf16 [2][kGqaChunk][dim], 16-byte aligned
+  bf16* staged = reinterpret_cast<bf16*>(staged_kv);
   __shared__ float qs[kMaxGroup][kMaxDim];
   __shared__ float score[kMaxGroup][kGqaChunk];
+  const int b = static_cast<int>(blockIdx.x) / g.kv_heads, kvh = static_cast<int>(blockIdx.x) % g.kv_heads;
+  // Before pdl_wait(), the position and the chunk's cached rows below the newest: the kernel directly before this one
+  // (q/k norm + RoPE) writes neither, and their writers (the position's upload, earlier steps' attention) completed
+  // before it could pass its own pdl_wait() (pdl.cuh). So the rows' DRAM latency hides behind that kernel's tail.
+  const int64_t length = int64_t{__ldcg(pos)} + 1, first = int64_t{blockIdx.y} * kGqaChunk;
+  if (length > g.tmax || first >= length) {
+    pdl_wait();
+    pdl_trigger();
+    return;
+  }
+  const int n = static_cast<int>(length - first < kGqaChunk ? length - first : kGqaChunk);
+  const bool holds_newest = first + kGqaChunk >= length;
+  const int cached = holds_newest ? n - 1 : n;  // the newest row comes from qkv, after pdl_wait()
+  const int64_t kv_at = (b * g.tmax + first) * g.kv_width + kvh * g.dim;
+  if (vector_staging) {  // dim % 8 == 0 and 16-byte aligned caches: one cp.async per 8 values
+    const int64_t row_chunks = g.dim / 8, per_cache = cached * row_chunks;
+    for (int64_t i = threadIdx.x; i < 2 * per_cache; i += kThreads) {
+      const int which = static_cast<int>(i / per_cache), p = static_cast<int>(i % per_cache / row_chunks);
+      const int64_t c = i % row_chunks;
+      const bf16* src = (which ? v_cache : k_cache) + kv_at + p * g.kv_width + c * 8;
+      copy_async16(shared_address(staged_row(staged, which, p, g.dim) + c * 8), src);
+    }
+    commit_group();
+  } else {
+    for (int64_t i = threadIdx.x; i < 2 * cached * g.dim; i += kThreads) {
+      const int which = static_cast<int>(i / (cached * g.dim)), p = static_cast<int>(i % (cached * g.dim) / g.dim);
+      const int64_t d = i % g.dim;
+      const bf16* src = (which ? v_cache : k_cache) + kv_at + p * g.kv_width + d;
+      staged_row(staged, which, p, g.dim)[d] = bf16{__ldcg(reinterpret_cast<const unsigned short*>(src))};
+    }
+  }
   pdl_wait();
   pdl_trigger();
-  const int b = static_cast<int>(blockIdx.x) / g.kv_heads, kvh = static_cast<int>(blockIdx.x) % g.kv_heads;
-  const int64_t length = int64_t{pos[0]} + 1, first = int64_t{blockIdx.y} * kGqaChunk;
-  if (length > g.tmax || first >= length) return;
-  const int n = static_cast<int>(length - first < kGqaChunk ? length - first : kGqaChunk);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  // The chunk holding the new position first stores this (b, K/V head)'s k and v there (the store kernel's
-  // copy, fused: no other block reads that position); the barrier below makes the stores visible to the block.
-  if (first + kGqaChunk >= length) {
+  // The chunk holding the new position stores this (b, K/V head)'s k and v there (the store kernel's copy, fused: no
+  // other block reads that position) and into its staged rows; the barrier below publishes the stage to the block.
+  if (holds_newest) {
     const bf16* src = qkv + b * g.row_width + g.q_width + kvh * g.dim;
     const int64_t at = (b * g.tmax + length - 1) * g.kv_width + kvh * g.dim;
     for (int64_t d = threadIdx.x; d < g.dim; d += kThreads) {
       k_cache[at + d] = src[d];
       v_cache[at + d] = src[g.kv_width + d];
+      staged_row(staged, 0, cached, g.dim)[d] = k_cache[at + d];
+      staged_row(staged, 1, cached, g.dim)[d] = v_cache[at + d];
     }
   }
   for (int64_t i = threadIdx.x; i < g.group * g.dim; i += kThreads)
     qs[i / g.dim][i % g.dim] = to_f32(qkv[b * g.row_width + (kvh * g.group + i / g.dim) * g.dim + i % g.dim]);
+  if (vector_staging) wait_groups<0>();
   __syncthreads();
-  const bf16* kbase = k_cache + (b * g.tmax + first) * g.kv_width + kvh * g.dim;
-  const bf16* vbase = v_cache + (b * g.tmax + first) * g.kv_width + kvh * g.dim;
   for (int p = warp; p < n; p += kWarps) {
     float s[kMaxGroup] = {};
-    const bf16* kp = kbase + p * g.kv_width;
+    const bf16* kp = staged_row(staged, 0, p, g.dim);
     for (int64_t d = lane; d < g.dim; d += 32) {
       const float kv = to_f32(kp[d]);
 #pragma unroll
@@ -122,18 +159,14 @@ __global__ void __launch_bounds__(kThreads)
     }
   }
   __syncthreads();
-  // acc_d = sum bf16(e_p) v_p[d] in increasing p; the chunk's v values are loaded before the sum so the loads
-  // overlap (the order of the fmas is unchanged).
+  // acc_d = sum bf16(e_p) v_p[d] in increasing p, over the staged v rows.
   for (int64_t i = threadIdx.x; i < g.group * g.dim; i += kThreads) {
     const int h = static_cast<int>(i / g.dim);
     const int64_t d = i % g.dim;
-    float v[kGqaChunk];
-#pragma unroll
-    for (int p = 0; p < kGqaChunk; ++p) v[p] = p < n ? to_f32(vbase[p * g.kv_width + d]) : 0.0f;
     float acc = 0.0f;
 #pragma unroll
     for (int p = 0; p < kGqaChunk; ++p)
-      if (p < n) acc = __fmaf_rn(score[h][p], v[p], acc);
+      if (p < n) acc = __fmaf_rn(score[h][p], to_f32(staged_row(staged, 1, p, g.dim)[d]), acc);
     float* rec = scratch + ((int64_t{b} * g.heads + kvh * g.group + h) * g.chunks + blockIdx.y) * (g.dim + 2);
     rec[2 + d] = acc;
     if (d == 0) rec[0] = chunk_max[h], rec[1] = chunk_sum[h];
@@ -240,10 +273,11 @@ void gqa_attention_cuda(const Queue& q, const void* args) {
     const size_t staged = 2 * static_cast<size_t>(g.chunks) * sizeof(float);
     if (staged > 48 * 1024) throw std::invalid_argument("gqa_attention: " + std::to_string(g.chunks) +
                                                         " decode chunks exceed the combine kernel's shared memory");
+    const bool vector_staging = g.dim % 8 == 0 && aligned16(a.k_cache.data) && aligned16(a.v_cache.data);
     launch_pdl("gqa_attention (decode chunks)", decode_chunk_kernel,
-               dim3(static_cast<unsigned>(g.batch * g.kv_heads), static_cast<unsigned>(g.chunks)), dim3(kThreads), 0,
-               s, a.qkv.as<const bf16>(), a.k_cache.as<bf16>(), a.v_cache.as<bf16>(), pos, a.scratch.as<float>(), g,
-               a.scale);
+               dim3(static_cast<unsigned>(g.batch * g.kv_heads), static_cast<unsigned>(g.chunks)), dim3(kThreads),
+               2 * kGqaChunk * static_cast<size_t>(g.dim) * sizeof(bf16), s, a.qkv.as<const bf16>(),
+               a.k_cache.as<bf16>(), a.v_cache.as<bf16>(), pos, a.scratch.as<float>(), g, a.scale, vector_staging);
     launch_pdl("gqa_attention (decode combine)", decode_combine_kernel, dim3(static_cast<unsigned>(g.batch * g.heads)),
                dim3(kThreads), staged, s, a.scratch.as<const float>(), pos, a.out.as<bf16>(), g);
     return;

@@ -2,8 +2,10 @@
 // it. launch_pdl() launches a kernel that may start while the previous kernel on the
 // stream is still running (also inside a captured graph, where the edge becomes a
 // programmatic one). Contract for every kernel launched this way:
-//   - before pdl_wait() it reads only memory that no earlier work on the stream
-//     writes (the weights) and writes nothing;
+//   - before pdl_wait() it writes nothing and reads only memory that the kernel directly before it does not write
+//     and whose writers completed before that kernel could pass its own pdl_wait() (the rule below makes every
+//     kernel but the one directly before complete by then): the weights, or data of earlier steps such as the
+//     decode attention's cached K/V rows;
 //   - every block calls pdl_wait() (it returns once every earlier kernel on the
 //     stream has completed and its writes are visible), so completion stays
 //     transitive along the stream;
