@@ -1,22 +1,14 @@
 // The step-breakdown tools' doubled ops (bench/support/doubled_ops.h), on a CPU queue: while installed, a call whose
 // label matches runs twice (an in-place add adds twice) and is counted, a call of another label runs once, and once
-// removed nothing is doubled; and lm-step-breakdown's measurement with marginal costs (step_breakdown.h) gives one
-// marginal per row, printed in the table and the JSON, beside the plain step measured again.
+// removed nothing is doubled (lm_breakdown_test holds the marginal column built on it).
 #include <gtest/gtest.h>
 
-#include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "bench/lm/lm_bench_weights.h"
-#include "bench/lm/lm_op_costs.h"
 #include "bench/support/doubled_ops.h"
-#include "bench/support/step_breakdown.h"
-#include "bench/support/uniform_bf16.h"
+#include "engine/core/bf16.h"
 #include "engine/core/device_array.h"
-#include "engine/models/music3/lm/lm_ids.h"
-#include "engine/models/music3/lm/lm_selector.h"
 #include "engine/ops/ops.h"
 
 namespace music3::bench {
@@ -52,44 +44,6 @@ TEST(DoubledOps, AMatchingCallRunsTwiceAndOthersOnce) {
     EXPECT_EQ(doubled.doubled(), 0);
   }
   EXPECT_EQ(add_in_place(q, x, r), (std::vector<float>{11, 22, 33}));  // removed with its owner
-}
-
-TEST(DoubledOps, TheLmBreakdownGivesEveryRowAMarginalCost) {
-  const lm::LmConfig cfg = lm_bench_geometry("small");
-  const lm::LmWeights w = synthetic_lm_weights(cfg, 0);
-  const size_t H = size_t(cfg.hidden);
-  constexpr int kKv = 8, kSteps = 1;
-  const auto prompt = uniform_bf16(2 * kKv * H, 10);
-  const StepOn make_step = [&](const Queue& on) -> std::function<void()> {
-    struct S {
-      runtime::ArmInstruments ins;
-      std::unique_ptr<lm::LmArm> arm;
-      std::vector<bf16> embeds, last, logits;
-    };
-    auto s = std::make_shared<S>();
-    lm::select_lm_arm(on, runtime::ArmRequest::Device, w, s->ins, &s->arm);
-    s->embeds = uniform_bf16(2 * H, 11);
-    s->last.resize(2 * H);
-    s->logits.resize(2 * size_t(lm::kSampledColumns));
-    s->arm->prefill(prompt.data(), kKv, kKv + 2 * kSteps + 4, s->last.data(), nullptr);
-    return [s] {
-      s->arm->decode(s->embeds.data(), s->last.data());
-      s->arm->head(s->last.data(), s->logits.data());
-    };
-  };
-  const StepBreakdown m =
-      measure_step(cpu_queue(1), make_step, lm_op_labeler(cfg, kKv), kSteps, "doubled_ops_test", /*marginal=*/true);
-  ASSERT_EQ(m.marginal_s.size(), m.rows.size());
-  EXPECT_GT(m.again_s, 0.0);
-  std::ostringstream table;
-  print_step_table(table, m, "lm-step-breakdown", "small");
-  EXPECT_NE(table.str().find("marginal: each row's calls doubled"), std::string::npos) << table.str();
-  const auto json = step_json(m, "small");
-  for (const auto& row : json["ops"]) {
-    EXPECT_TRUE(row.contains("marginal_ms_per_step")) << row.dump();
-    EXPECT_TRUE(row.contains("marginal_us_per_call")) << row.dump();
-  }
-  EXPECT_TRUE(json.contains("plain_again_ms"));
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // lands in its named row with the count the arm issues per step (so nothing is mislabelled or lost), the GEMM rows
 // carry 2 M N K FLOPs, the attention row the K/V prefix's bytes, every row ran on a CPU provider with a positive
 // time, the rows' sum fits inside the steps' span, and a CPU backend (no graphs) reports no replay time; the table
-// and the JSON name every row.
+// and the JSON name every row; with --marginal, every row has its marginal cost.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -23,18 +23,15 @@ namespace {
 
 constexpr int kKv = 12, kSteps = 2;
 
-TEST(LmBreakdown, EveryOpOfADecodeStepInItsRow) {
-  const lm::LmConfig cfg = lm_bench_geometry("small");
-  const lm::LmWeights w = synthetic_lm_weights(cfg, 0);
-  const size_t H = size_t(cfg.hidden);
-  const auto prompt = uniform_bf16(2 * kKv * H, 10);
-  const Queue q = cpu_queue(1);
-  const StepOn make_step = [&](const Queue& on) -> std::function<void()> {
+// One decode step + sliced head of the small geometry's LM device arm on `on`, after a prefill of kKv positions.
+StepOn lm_step_on(const lm::LmWeights& w, const std::vector<bf16>& prompt) {
+  return [&w, &prompt](const Queue& on) -> std::function<void()> {
     struct S {
       runtime::ArmInstruments ins;
       std::unique_ptr<lm::LmArm> arm;
       std::vector<bf16> embeds, last, logits;
     };
+    const size_t H = size_t(w.cfg.hidden);
     auto s = std::make_shared<S>();
     lm::select_lm_arm(on, runtime::ArmRequest::Device, w, s->ins, &s->arm);
     s->embeds = uniform_bf16(2 * H, 11);
@@ -46,6 +43,14 @@ TEST(LmBreakdown, EveryOpOfADecodeStepInItsRow) {
       s->arm->head(s->last.data(), s->logits.data());
     };
   };
+}
+
+TEST(LmBreakdown, EveryOpOfADecodeStepInItsRow) {
+  const lm::LmConfig cfg = lm_bench_geometry("small");
+  const lm::LmWeights w = synthetic_lm_weights(cfg, 0);
+  const auto prompt = uniform_bf16(2 * kKv * size_t(cfg.hidden), 10);
+  const Queue q = cpu_queue(1);
+  const StepOn make_step = lm_step_on(w, prompt);
   const StepBreakdown m = measure_step(q, make_step, lm_op_labeler(cfg, kKv), kSteps, "lm_breakdown_test");
   const int64_t L = cfg.layers;
   const std::map<std::string, int64_t> want = {
@@ -81,6 +86,27 @@ TEST(LmBreakdown, EveryOpOfADecodeStepInItsRow) {
   const auto json = step_json(m, "small");
   ASSERT_EQ(json["ops"].size(), want.size());
   for (const auto& [label, calls] : want) EXPECT_NE(table.str().find(label), std::string::npos) << label;
+}
+
+// --marginal (step_breakdown.h's part 3): one marginal cost per row, in the table and the JSON, beside the plain step
+// measured again (the values are host-clock differences on the CPU: only their presence is held).
+TEST(LmBreakdown, MarginalCostsForEveryRow) {
+  const lm::LmConfig cfg = lm_bench_geometry("small");
+  const lm::LmWeights w = synthetic_lm_weights(cfg, 0);
+  const auto prompt = uniform_bf16(2 * kKv * size_t(cfg.hidden), 10);
+  const StepBreakdown m = measure_step(cpu_queue(1), lm_step_on(w, prompt), lm_op_labeler(cfg, kKv), 1,
+                                       "lm_breakdown_test", /*marginal=*/true);
+  ASSERT_EQ(m.marginal_s.size(), m.rows.size());
+  EXPECT_GT(m.again_s, 0.0);
+  std::ostringstream table;
+  print_step_table(table, m, "lm-step-breakdown", "small");
+  EXPECT_NE(table.str().find("marginal: each row's calls doubled"), std::string::npos) << table.str();
+  const auto json = step_json(m, "small");
+  for (const auto& row : json["ops"]) {
+    EXPECT_TRUE(row.contains("marginal_ms_per_step")) << row.dump();
+    EXPECT_TRUE(row.contains("marginal_us_per_call")) << row.dump();
+  }
+  EXPECT_TRUE(json.contains("plain_again_ms"));
 }
 
 }  // namespace
