@@ -48,25 +48,23 @@ int run_main(const std::vector<std::string>& argv) {
   }
   const std::string device = a.get_or("--device", "cuda"), geometry = a.get_or("--geometry", "full");
   if (device != "cuda" && device != "cpu") throw cli::UsageError("--device must be cuda or cpu, got '" + device + "'");
-  if (geometry != "full" && geometry != "mid" && geometry != "tiny")
-    throw cli::UsageError("--geometry must be full, mid or tiny, got '" + geometry + "'");
   if (device == "cuda" && !cuda_device_available()) {
     std::cerr << "depth-step-breakdown: --device cuda: no CUDA device in this build or on this machine\n";
     return exit_code::kDeviceRefused;
   }
   const int steps = static_cast<int>(a.get_int_or("--steps", 20, 1, 1000));
   apply_provider_flags(a.get_or("--enable-providers", ""), a.get_or("--disable-providers", ""));
-  const depth::DepthConfig cfg = depth_geometry(geometry);
+  const depth::DepthConfig cfg = depth_geometry(geometry);  // refuses an unknown name (usage)
+  tool_progress("depth-step-breakdown", "drawing the " + geometry + " synthetic weights");
+  const depth::DepthWeights weights = depth::synthetic_depth_weights(cfg, kSeed);  // drawn once, copied per engine
   const size_t H = size_t(cfg.hidden);
   std::vector<bf16> last_hidden(2 * H), c0(H);
   depth::synthetic_frame_inputs(cfg, kSeed, 0, last_hidden.data(), c0.data());
   auto labels = std::make_shared<DepthOpLabels>(cfg);
   const Queue q = queue_by_name(device);
   const StepOn make_step = [&](const Queue& on) -> std::function<void()> {
-    tool_progress("depth-step-breakdown", "drawing the " + geometry + " synthetic weights");
     labels->forget_buffers();  // the new engine's buffers may reuse an earlier one's addresses
-    auto engine = std::make_shared<depth::DepthEngine>(depth::synthetic_depth_weights(cfg, kSeed), on,
-                                                       depth::ArmRequest::Device);
+    auto engine = std::make_shared<depth::DepthEngine>(weights, on, depth::ArmRequest::Device);
     if (engine->arm_kind() != depth::ArmKind::Device) throw std::runtime_error("the selector chose the host arm");
     auto frame = std::make_shared<uint64_t>(0);
     return [&, engine, frame] {
