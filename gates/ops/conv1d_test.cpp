@@ -2,7 +2,8 @@
 // k7 convs with padding and a k1 conv, two batches, in every weight layout (tap-major, torch's [Cout, Cin, K] and
 // [Cout, K, Cin]; a layout no enabled provider of the device takes, as OutInTap in a CUDA build without cuDNN,
 // is named in the output and not run); the channel counts include multiples of 8 (128 and 16 output channels:
-// both CUTLASS tile shapes) and counts off that alignment (the cuBLAS fallback from the same staging); each with
+// both SM80 CUTLASS tile shapes; 96, 192 and 128 channels-last: the three sm90 tiles on an H200) and counts off that
+// alignment (the cuBLAS fallback from the same staging); each with
 // channels-first and channels-last activations (a pair no enabled provider takes is named and not run);
 // preferred_conv1d_layout; entry-point refusals named.
 #include <gtest/gtest.h>
@@ -70,7 +71,8 @@ bool layout_has_provider(const Queue& q, ops::ConvWeightLayout layout, ops::ActL
 void check_layout(ops::ConvWeightLayout layout, ops::ActLayout act) {
   for (const Case& c : {Case{2, 24, 20, 50, 7, 3, 9}, Case{2, 40, 33, 37, 1, 1, 0}, Case{1, 8, 1, 300, 7, 1, 3},
                         Case{2, 64, 128, 301, 7, 9, 27}, Case{2, 24, 16, 517, 7, 3, 9}, Case{2, 16, 24, 70, 7, 1, 3},
-                        Case{2, 96, 1, 300, 7, 3, 9}, Case{2, 40, 3, 129, 7, 1, 3}}) {
+                        Case{2, 96, 1, 300, 7, 3, 9}, Case{2, 40, 3, 129, 7, 1, 3}, Case{2, 96, 96, 333, 7, 3, 9},
+                        Case{2, 96, 96, 200, 1, 1, 0}, Case{2, 192, 192, 150, 7, 9, 27}, Case{1, 192, 96, 257, 7, 1, 3}}) {
     const int64_t t_out = c.time + 2 * c.pad - c.dilation * (c.taps - 1);
     const auto x = normal_bf16(size_t(c.batch * c.cin * c.time), 11, 1.0);
     const auto w = normal_bf16(size_t(c.taps * c.cout * c.cin), 12, 0.2);

@@ -4,13 +4,16 @@
 // (the arm's default there). supports() is host code (CUTLASS's can_implement() included), so the routing is checked
 // here without a device: every conv with channel counts that are multiples of 8 goes to cuda.conv1d.cutlass (a
 // can_implement() refusal would silently leave the window on cuBLAS), but for the channels-first 1x1 convs, which
-// with conv_out (Cout 1) go to cuda.conv1d from the same staging. The tensors are views of a never-read address.
+// with conv_out (Cout 1) go to cuda.conv1d from the same staging; on an H200 the channels-last ones go to
+// cuda.conv1d.cutlass_sm90 instead, and every one of those fits its tiles (checked on any machine, so a refusal
+// cannot silently leave the window on the SM80 kernels). The tensors are views of a never-read address.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "engine/models/music3/vocoder/vocoder_config.h"
+#include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/registry.h"
 #include "engine/ops/vocoder_ops.h"
 
@@ -43,11 +46,13 @@ std::vector<ConvCall> full_window_convs() {
   return out;
 }
 
-// How many of the full window's convs the registry sends to CUTLASS with activations in `act`.
-int cutlass_convs(ops::ActLayout act) {
+// How many of the full window's convs the registry sends to CUTLASS (either kernel family) with activations in
+// `act`; sm90_takes counts those the sm90 tiles take (host code: the same answer on any machine).
+int cutlass_convs(ops::ActLayout act, int& sm90_takes) {
   const auto layout = ops::ConvWeightLayout::OutTapIn;
   alignas(256) static char never_read[256];
   int cutlass = 0;
+  sm90_takes = 0;
   for (const auto& c : full_window_convs()) {
     const int64_t t_out = c.time + 2 * c.pad - int64_t(c.dilation) * (c.taps - 1);
     const auto view = [](DType dt, Shape s) { return Tensor{never_read, dt, s, DeviceType::CUDA}; };
@@ -65,9 +70,13 @@ int cutlass_convs(ops::ActLayout act) {
     EXPECT_NE(p, nullptr) << c.name;
     if (!p) continue;
     const bool aligned = c.cin % 8 == 0 && c.cout % 8 == 0, one_tap_first = c.taps == 1 && act == ops::ActLayout::ChannelsFirst;
-    EXPECT_EQ(p->name, aligned && !one_tap_first ? "cuda.conv1d.cutlass" : "cuda.conv1d")
+    // On an H200 the sm90 kernels take what their tiles take (counted by sm90_convs below); elsewhere the SM80 ones.
+    const bool sm90 = p->name == "cuda.conv1d.cutlass_sm90";
+    EXPECT_EQ(sm90 ? "cuda.conv1d.cutlass" : p->name, aligned && !one_tap_first ? "cuda.conv1d.cutlass" : "cuda.conv1d")
         << c.name << " " << ops::act_layout_name(act);
-    cutlass += p->name == "cuda.conv1d.cutlass";
+    EXPECT_TRUE(!sm90 || ops::conv1d_cutlass_sm90_takes(args)) << c.name;
+    cutlass += p->name == "cuda.conv1d.cutlass" || sm90;
+    sm90_takes += ops::conv1d_cutlass_sm90_takes(args);
   }
   return cutlass;
 }
@@ -77,9 +86,12 @@ TEST(VocoderConvRouting, FullWindowConvsGoToCutlassWhereAligned) {
   probe_q.device = DeviceType::CUDA;
   EXPECT_EQ(ops::preferred_conv1d_layout(probe_q), ops::ConvWeightLayout::OutTapIn)
       << "the CUTLASS provider's layout is the preferred one";
-  EXPECT_EQ(cutlass_convs(ops::ActLayout::ChannelsFirst), 13) << "conv_in and the 12 dilated residual convs";
-  EXPECT_EQ(cutlass_convs(ops::ActLayout::ChannelsLast), 26)
+  int sm90 = 0;
+  EXPECT_EQ(cutlass_convs(ops::ActLayout::ChannelsFirst, sm90), 13) << "conv_in and the 12 dilated residual convs";
+  EXPECT_EQ(sm90, 0) << "the sm90 kernels take channels-last activations only";
+  EXPECT_EQ(cutlass_convs(ops::ActLayout::ChannelsLast, sm90), 26)
       << "dec_in_proj, conv_in and the 24 residual convs: all but conv_out (Cout 1)";
+  EXPECT_EQ(sm90, 26) << "every one of them fits an sm90 tile and CUTLASS's can_implement() (on an H200 they run there)";
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 
 namespace music3::ops {
 
+struct Conv1dArgs;  // engine/ops/vocoder_ops.h
+
 void rms_norm_cuda(const Queue& q, const void* args);
 void matmul_bt_gemv_cuda(const Queue& q, const void* args);
 bool matmul_bt_gemv_supports(const void* args);  // M <= 4, no bias
@@ -27,6 +29,11 @@ bool conv1d_cublas_supports(const void* args);  // TapMajor or OutTapIn weights
 #ifdef MUSIC3_WITH_CUTLASS
 void conv1d_cutlass_cuda(const Queue& q, const void* args);
 bool conv1d_cutlass_supports(const void* args);  // OutTapIn weights, K > 1, Cin and Cout multiples of 8
+void conv1d_cutlass_sm90_cuda(const Queue& q, const void* args);
+bool conv1d_cutlass_sm90_supports(const void* args);  // compute capability 9.0 and conv1d_cutlass_sm90_takes()
+// Host code, any machine: channels-last activations, OutTapIn weights, 16-byte aligned tensors, a shape one of the
+// sm90 tiles takes and CUTLASS's can_implement() accepts (the vocoder's routing gate checks it without a device).
+bool conv1d_cutlass_sm90_takes(const Conv1dArgs& p);
 #endif
 #ifdef MUSIC3_WITH_CUDNN
 void conv1d_cudnn_cuda(const Queue& q, const void* args);

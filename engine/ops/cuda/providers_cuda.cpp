@@ -36,6 +36,11 @@ void register_cuda_providers(OpRegistry& r) {
   // cuDNN arms are reached with MUSIC3_DISABLE_PROVIDERS=cuda.conv1d.cutlass (and cuda.conv1d for cuDNN).
 #ifdef MUSIC3_WITH_CUTLASS
   r.add({"cuda.conv1d.cutlass", OpId::Conv1d, DeviceType::CUDA, 2, conv1d_cutlass_cuda, conv1d_cutlass_supports});
+  // CUTLASS 3's sm90 kernels (TMA + wgmma) ahead of it on an H200, for the channels-last shapes their tiles take
+  // (conv1d_cutlass_sm90.cu); the SM80 kernels above run the rest and are reached alone with
+  // MUSIC3_DISABLE_PROVIDERS=cuda.conv1d.cutlass_sm90.
+  r.add({"cuda.conv1d.cutlass_sm90", OpId::Conv1d, DeviceType::CUDA, 3, conv1d_cutlass_sm90_cuda,
+         conv1d_cutlass_sm90_supports});
 #endif
 #ifdef MUSIC3_WITH_CUDNN
   r.add({"cuda.conv1d.cudnn", OpId::Conv1d, DeviceType::CUDA, 0, conv1d_cudnn_cuda, conv1d_cudnn_supports});
