@@ -12,6 +12,8 @@
 
 namespace music3::ops {
 
+bool conv1d_cpu_supports(const void* args) { return conv1d_is_plain(*static_cast<const Conv1dArgs*>(args)); }
+
 void conv1d_cpu(const Queue& q, const void* args) {
   const auto& p = *static_cast<const Conv1dArgs*>(args);
   const ActAxes act = act_axes(p.act);

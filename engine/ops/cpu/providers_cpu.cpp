@@ -16,7 +16,7 @@ void register_cpu_providers(OpRegistry& r) {
   r.add({"cpu.exp_draws", OpId::ExpDraws, DeviceType::CPU, 0, exp_draws_cpu});
   r.add({"cpu.add_rms_norm", OpId::AddRmsNorm, DeviceType::CPU, 0, add_rms_norm_cpu});
   r.add({"cpu.kv_append_attention", OpId::KvAppendAttention, DeviceType::CPU, 0, kv_append_attention_cpu});
-  r.add({"cpu.conv1d", OpId::Conv1d, DeviceType::CPU, 0, conv1d_cpu});
+  r.add({"cpu.conv1d", OpId::Conv1d, DeviceType::CPU, 0, conv1d_cpu, conv1d_cpu_supports});
   r.add({"cpu.conv_transpose1d", OpId::ConvTranspose1d, DeviceType::CPU, 0, conv_transpose1d_cpu});
   r.add({"cpu.snake", OpId::Snake, DeviceType::CPU, 0, snake_cpu});
   r.add({"cpu.tanh", OpId::Tanh, DeviceType::CPU, 0, tanh_cpu});

@@ -67,8 +67,8 @@ void conv1d_fill_bias(const bf16* bias, bf16* out, int64_t cout, int64_t step, i
 }
 
 bool conv1d_cublas_supports(const void* args) {
-  const ConvWeightLayout layout = static_cast<const Conv1dArgs*>(args)->layout;
-  return layout == ConvWeightLayout::TapMajor || layout == ConvWeightLayout::OutTapIn;
+  const auto& p = *static_cast<const Conv1dArgs*>(args);
+  return conv1d_is_plain(p) && (p.layout == ConvWeightLayout::TapMajor || p.layout == ConvWeightLayout::OutTapIn);
 }
 
 void conv1d_cuda(const Queue& q, const void* args) {

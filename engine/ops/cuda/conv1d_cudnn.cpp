@@ -83,7 +83,7 @@ Choice first_usable(const cudnnConvolutionFwdAlgoPerf_t* perf, int n, size_t wor
 
 bool conv1d_cudnn_supports(const void* args) {
   const auto& p = *static_cast<const Conv1dArgs*>(args);
-  return p.layout == ConvWeightLayout::OutInTap && p.act == ActLayout::ChannelsFirst;
+  return conv1d_is_plain(p) && p.layout == ConvWeightLayout::OutInTap && p.act == ActLayout::ChannelsFirst;
 }
 
 void conv1d_cudnn_cuda(const Queue& q, const void* args) {

@@ -138,7 +138,7 @@ void fprop(const Conv1dArgs& p, const bf16* x_nwc, bf16* y_nwc, cudaStream_t str
 
 bool conv1d_cutlass_supports(const void* args) {
   const auto& p = *static_cast<const Conv1dArgs*>(args);
-  if (p.layout != ConvWeightLayout::OutTapIn) return false;
+  if (p.layout != ConvWeightLayout::OutTapIn || !conv1d_is_plain(p)) return false;
   if (!p.x.data) return true;  // a layout probe
   if (p.act == ActLayout::ChannelsFirst && taps_of(p) < 2) return false;
   if (channels_of(p.x, p) % kAlign != 0 || channels_of(p.out, p) % kAlign != 0) return false;
