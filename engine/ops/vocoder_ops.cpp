@@ -45,21 +45,13 @@ void conv1d(const Queue& q, const Conv1dArgs& a) {
   check_disjoint(op, "xpad", a.xpad, "x", a.x);
   check_disjoint(op, "acc", a.acc, "x", a.x);
   if (conv1d_is_plain(a)) return run(OpId::Conv1d, q, &a);
-  if (a.snake_alpha.data && a.residual.data)
-    fail_scalar(op, "residual", "and 'snake_alpha' both given: the epilogue is one of them");
-  if (a.snake_alpha.data) {
-    check_tensor(op, "snake_alpha", a.snake_alpha, DType::BF16, 1, q);
-    check_dim(op, "snake_alpha", a.snake_alpha, 0, cout, "Cout of 'w'");
-  } else {
-    check_tensor(op, "residual", a.residual, DType::BF16, 3, q);
-    for (int d = 0; d < 3; ++d) check_dim(op, "residual", a.residual, d, a.out.shape[d], "the shape of 'out'");
-    check_disjoint(op, "residual", a.residual, "out", a.out);
-  }
+  check_tensor(op, "residual", a.residual, DType::BF16, 3, q);
+  for (int d = 0; d < 3; ++d) check_dim(op, "residual", a.residual, d, a.out.shape[d], "the shape of 'out'");
+  check_disjoint(op, "residual", a.residual, "out", a.out);
   if (registry().find(OpId::Conv1d, q.device, &a)) return run(OpId::Conv1d, q, &a);  // a provider fuses it
   Conv1dArgs plain = a;
-  plain.snake_alpha = plain.residual = Tensor{};
+  plain.residual = Tensor{};
   run(OpId::Conv1d, q, &plain);
-  if (a.snake_alpha.data) return snake(q, a.out, a.snake_alpha, a.out, a.act);
   const auto flat = [](const Tensor& t) {  // [B * dim1, dim2]: either layout, the same elements
     return Tensor{t.data, t.dtype, Shape{t.shape[0] * t.shape[1], t.shape[2]}, t.device};
   };

@@ -16,12 +16,11 @@
 //                    Activations in `act`: ChannelsFirst [B, C, T] (x, xpad, acc, out as above) or ChannelsLast
 //                    [B, T, C] (x [B, T, Cin], xpad [B, T + 2 pad, Cin], acc and out [B, Tout, Cout]); the same
 //                    values either way (only the memory order differs). A provider's supports() says which it takes.
-//                    Epilogue (optional, at most one; absent when its tensor has no data): snake_alpha [Cout] makes
-//                    out = snake(conv, snake_alpha) (the snake contract below, on the rounded conv); residual (out's
-//                    shape, disjoint from out) makes out = bf16(conv + residual) (the rounded conv plus it, rounded).
-//                    A provider that takes a call with an epilogue applies it in its own kernel (supports() of every
-//                    other provider declines such calls: conv1d_is_plain); when none does, the entry runs the
-//                    conv, then the separate snake or add, in place on out: the same bits either way.
+//                    Epilogue (optional; absent when residual has no data): residual (out's shape, disjoint from
+//                    out) makes out = bf16(conv + residual) (the rounded conv plus it, rounded once more). A provider
+//                    that takes a call with the residual adds it in its own kernel (supports() of every other
+//                    provider declines such calls: conv1d_is_plain); when none does, the entry runs the conv, then
+//                    the separate add in place on out: the same bits either way.
 //  conv_transpose1d  cols[b, co*K + k, l] = bf16( sum_ci w[ci,co,k] * x[b,ci,l] ) (f32 sum, one rounding: torch's
 //                    GEMM column); out[b,co,t] = bf16(acc + bias[co]) where acc starts at bf16 0 and adds, in
 //                    ascending k, each cols[b, co*K + k, l] with l*stride + k = t + pad, rounding every addition
@@ -77,10 +76,10 @@ struct Conv1dArgs {
   int dilation, pad;
   ConvWeightLayout layout = ConvWeightLayout::TapMajor;
   ActLayout act = ActLayout::ChannelsFirst;
-  Tensor snake_alpha{}, residual{};  // the optional epilogue (see conv1d above)
+  Tensor residual{};  // the optional epilogue (see conv1d above)
 };
-// No epilogue asked: what a provider that does not fuse one takes.
-inline bool conv1d_is_plain(const Conv1dArgs& a) { return !a.snake_alpha.data && !a.residual.data; }
+// No residual asked: what a provider that does not fuse it takes.
+inline bool conv1d_is_plain(const Conv1dArgs& a) { return !a.residual.data; }
 struct ConvTranspose1dArgs {
   Tensor x, w, bias, cols, out;
   int stride, pad;

@@ -5,8 +5,7 @@
 // both SM80 CUTLASS tile shapes; 96, 192 and 128 channels-last: the three sm90 tiles on an H200) and counts off that
 // alignment (the cuBLAS fallback from the same staging); each with
 // channels-first and channels-last activations (a pair no enabled provider takes is named and not run);
-// preferred_conv1d_layout; the Snake and residual epilogues bit for bit against the separate ops; entry-point
-// refusals named.
+// preferred_conv1d_layout; the residual epilogue bit for bit against conv then add; entry-point refusals named.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -103,11 +102,11 @@ TEST(Conv1d, MatchesF64Reference) {
       if (layout_has_provider(provider_queue(0), layout, act)) check_layout(layout, act);
 }
 
-// The epilogue (snake_alpha or residual) against the plain conv followed by the separate op, bit for bit: the fused
-// kernels (cuda.conv1d.cutlass_sm90.fused on an H200) apply snake_math.cuh's arithmetic and one addition to the
-// rounded conv, as the separate ops do; elsewhere the entry itself runs the separate op after the conv. Channels-last
-// cases on every sm90 tile (96, 192, 128 and 256 output channels; k7 dilated and 1x1) and one off its alignment.
-void check_epilogues(ops::ConvWeightLayout layout, ops::ActLayout act) {
+// The residual epilogue against the plain conv followed by the separate add, bit for bit: the fused kernels
+// (cuda.conv1d.cutlass_sm90.fused on an H200) add the residual to the rounded conv and round once, as the add does;
+// elsewhere the entry itself runs the add after the conv. Cases on every sm90 tile (96, 192, 128 and 256 output
+// channels; k7 dilated and 1x1) and one off its alignment.
+void check_residual(ops::ConvWeightLayout layout, ops::ActLayout act) {
   for (const Case& c : {Case{2, 96, 96, 333, 7, 3, 9}, Case{2, 96, 96, 200, 1, 1, 0}, Case{2, 192, 192, 150, 7, 9, 27},
                         Case{2, 192, 192, 130, 1, 1, 0}, Case{2, 128, 128, 301, 7, 5, 15},
                         Case{2, 128, 256, 120, 1, 1, 0}, Case{2, 24, 20, 50, 7, 3, 9}}) {
@@ -117,55 +116,47 @@ void check_epilogues(ops::ConvWeightLayout layout, ops::ActLayout act) {
     DeviceArray xb(q, DType::BF16, ops::act_shape(act, c.batch, c.cin, c.time)),
         wb(q, DType::BF16, ops::conv_weight_shape(layout, c.taps, c.cout, c.cin)), bb(q, DType::BF16, {c.cout}),
         pb(q, DType::BF16, ops::act_shape(act, c.batch, c.cin, c.time + 2 * c.pad)), ab(q, DType::F32, out_shape),
-        alpha(q, DType::BF16, {c.cout}), res(q, DType::BF16, out_shape), separate(q, DType::BF16, out_shape),
+        res(q, DType::BF16, out_shape), separate(q, DType::BF16, out_shape),
         fused(q, DType::BF16, out_shape);
     xb.upload(normal_bf16(size_t(c.batch * c.cin * c.time), 21, 1.0));
     wb.upload(normal_bf16(size_t(c.taps * c.cout * c.cin), 22, 0.2)), bb.upload(normal_bf16(size_t(c.cout), 23, 0.5));
-    std::vector<bf16> alphas = normal_bf16(size_t(c.cout), 24, 0.3);
-    for (bf16& a : alphas) a = to_bf16(1.0f + to_f32(a));  // the learnt alphas lie around 1
-    alpha.upload(alphas), res.upload(normal_bf16(size_t(out_shape.numel()), 25, 1.0));
+    res.upload(normal_bf16(size_t(out_shape.numel()), 25, 1.0));
     const Tensor flat_sep{separate.data(), DType::BF16, Shape{c.batch * out_shape[1], out_shape[2]}, q.device},
         flat_res{res.data(), DType::BF16, flat_sep.shape, q.device};
-    for (const bool snake : {true, false}) {
-      pb.poison(), ab.poison(), separate.poison(), fused.poison();
-      ops::Conv1dArgs args{xb, wb, bb, pb, ab, separate, c.dilation, c.pad, layout, act};
-      const ops::Provider* plain = ops::registry().find(ops::OpId::Conv1d, q.device, &args);
-      ops::conv1d(q, args);
-      if (snake) ops::snake(q, separate, alpha, separate, act);
-      else ops::add(q, flat_sep, flat_res, flat_sep);
-      args.out = fused;
-      (snake ? args.snake_alpha : args.residual) = snake ? Tensor(alpha) : Tensor(res);
-      const ops::Provider* runs = ops::registry().find(ops::OpId::Conv1d, q.device, &args);
-      ops::conv1d(q, args);
-      const auto want = separate.download<bf16>(), got = fused.download<bf16>();
-      size_t differ = 0;
-      for (size_t i = 0; i < want.size(); ++i) differ += want[i].bits != got[i].bits;
-      const std::string what = std::string(snake ? "snake" : "residual") + " epilogue (" +
-                               (runs ? runs->name : "the entry's conv, then the op") + ") " +
-                               ops::act_layout_name(act) + " cin " + std::to_string(c.cin) + " cout " +
-                               std::to_string(c.cout) + " k " + std::to_string(c.taps);
-      std::printf("conv1d: %s: %zu of %zu elements differ from the separate ops\n", what.c_str(), differ, want.size());
-      EXPECT_EQ(differ, 0u) << what;
-      // What the plain sm90 kernels take, the fused ones take with the epilogue (else it silently runs apart).
-      if (plain && plain->name == "cuda.conv1d.cutlass_sm90") {
-        EXPECT_EQ(runs ? runs->name : "", "cuda.conv1d.cutlass_sm90.fused") << what;
-      }
+    pb.poison(), ab.poison(), separate.poison(), fused.poison();
+    ops::Conv1dArgs args{xb, wb, bb, pb, ab, separate, c.dilation, c.pad, layout, act};
+    const ops::Provider* plain = ops::registry().find(ops::OpId::Conv1d, q.device, &args);
+    ops::conv1d(q, args);
+    ops::add(q, flat_sep, flat_res, flat_sep);
+    args.out = fused, args.residual = res;
+    const ops::Provider* runs = ops::registry().find(ops::OpId::Conv1d, q.device, &args);
+    ops::conv1d(q, args);
+    const auto want = separate.download<bf16>(), got = fused.download<bf16>();
+    size_t differ = 0;
+    for (size_t i = 0; i < want.size(); ++i) differ += want[i].bits != got[i].bits;
+    const std::string what = std::string("residual epilogue (") + (runs ? runs->name : "the entry's conv, then add") +
+                             ") " + ops::act_layout_name(act) + " cin " + std::to_string(c.cin) + " cout " +
+                             std::to_string(c.cout) + " k " + std::to_string(c.taps);
+    std::printf("conv1d: %s: %zu of %zu elements differ from conv then add\n", what.c_str(), differ, want.size());
+    EXPECT_EQ(differ, 0u) << what;
+    // What the plain sm90 kernels take, the fused ones take with the residual (else it silently runs apart).
+    if (plain && plain->name == "cuda.conv1d.cutlass_sm90") {
+      EXPECT_EQ(runs ? runs->name : "", "cuda.conv1d.cutlass_sm90.fused") << what;
     }
   }
 }
 
-TEST(Conv1d, EpiloguesGiveTheSeparateOpsBits) {
+TEST(Conv1d, ResidualEpilogueGivesConvThenAddBits) {
   const auto layout = ops::ConvWeightLayout::OutTapIn;  // every provider family but cuDNN reads it
   for (const auto act : ops::kActLayouts)
-    if (layout_has_provider(provider_queue(0), layout, act)) check_epilogues(layout, act);
+    if (layout_has_provider(provider_queue(0), layout, act)) check_residual(layout, act);
 }
 
-TEST(Conv1d, RefusesBadEpilogues) {
+TEST(Conv1d, RefusesBadResiduals) {
   const Queue q = provider_queue(0);
   DeviceArray xb(q, DType::BF16, {2, 4, 10}), wb(q, DType::BF16, {7, 3, 4}), bb(q, DType::BF16, {3}),
       pb(q, DType::BF16, {2, 4, 16}), ab(q, DType::F32, {2, 3, 10}), ob(q, DType::BF16, {2, 3, 10}),
-      alpha4(q, DType::BF16, {4}), alpha3(q, DType::BF16, {3}), res(q, DType::BF16, {2, 3, 10}),
-      res_short(q, DType::BF16, {2, 3, 9});
+      res_f32(q, DType::F32, {2, 3, 10}), res_short(q, DType::BF16, {2, 3, 9});
   const auto refused = [&](ops::Conv1dArgs a, const char* arg, const char* why) {
     try {
       ops::conv1d(q, a);
@@ -176,11 +167,9 @@ TEST(Conv1d, RefusesBadEpilogues) {
     }
   };
   ops::Conv1dArgs a{xb, wb, bb, pb, ab, ob, 1, 3};
-  a.snake_alpha = alpha4;
-  refused(a, "snake_alpha", "a 4-channel alpha for 3 output channels");
-  a.snake_alpha = alpha3, a.residual = res;
-  refused(a, "residual", "a Snake and a residual epilogue at once");
-  a.snake_alpha = Tensor{}, a.residual = res_short;
+  a.residual = res_f32;
+  refused(a, "residual", "an f32 residual");
+  a.residual = res_short;
   refused(a, "residual", "a residual one position short");
   a.residual = ob;
   refused(a, "residual", "a residual that is the output itself");

@@ -6,11 +6,10 @@
 // can_implement() refusal would silently leave the window on cuBLAS), but for the channels-first 1x1 convs, which
 // with conv_out (Cout 1) go to cuda.conv1d from the same staging; on an H200 the channels-last ones go to
 // cuda.conv1d.cutlass_sm90 instead, and every one of those fits its tiles (checked on any machine, so a refusal
-// cannot silently leave the window on the SM80 kernels). The device arm issues each residual unit's dilated conv with
-// its second Snake and each 1x1 conv with the unit's identity as conv1d's epilogue: those calls, on an H200, go to
-// cuda.conv1d.cutlass_sm90.fused (elsewhere no provider takes them and the entry runs the plain routing above, then
-// the separate op), and every one of them fits its tile with that epilogue. The tensors are views of a never-read
-// address.
+// cannot silently leave the window on the SM80 kernels). The device arm issues each residual unit's 1x1 conv with the
+// unit's identity as conv1d's residual epilogue: those calls, on an H200, go to cuda.conv1d.cutlass_sm90.fused
+// (elsewhere no provider takes them and the entry runs the plain routing above, then the separate add), and every
+// one of them fits its tile with that epilogue. The tensors are views of a never-read address.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -24,13 +23,11 @@
 namespace music3::gates {
 namespace {
 
-enum class Epilogue { None, Snake, Residual };
-
 struct ConvCall {
   std::string name;
   int64_t cin, cout, time, taps;
   int dilation, pad;
-  Epilogue epilogue = Epilogue::None;
+  bool residual = false;  // issued with the residual epilogue
 };
 
 std::vector<ConvCall> full_window_convs() {
@@ -45,8 +42,8 @@ std::vector<ConvCall> full_window_convs() {
     for (int u = 0; u < 3; ++u) {
       const int d = vocoder::VocoderConfig::kDilations[u];
       const std::string unit = "blocks." + std::to_string(b) + ".res_unit" + std::to_string(u + 1);
-      out.push_back({unit + ".conv1", c, c, t, k, d, d * (k - 1) / 2, Epilogue::Snake});
-      out.push_back({unit + ".conv2", c, c, t, 1, 1, 0, Epilogue::Residual});
+      out.push_back({unit + ".conv1", c, c, t, k, d, d * (k - 1) / 2});
+      out.push_back({unit + ".conv2", c, c, t, 1, 1, 0, true});
     }
   }
   out.push_back({"conv_out", cfg.stage_width(cfg.blocks()), 1, t, k, 1, k / 2});
@@ -55,7 +52,7 @@ std::vector<ConvCall> full_window_convs() {
 
 // How many of the full window's convs the registry sends to CUTLASS (either kernel family) with activations in
 // `act` (each conv without its epilogue: where no provider fuses it, the entry runs that call); sm90_takes counts
-// those the sm90 tiles take, fused_takes those issued with an epilogue that the sm90 tiles take with it (host code:
+// those the sm90 tiles take, fused_takes those issued with the residual that the sm90 tiles take with it (host code:
 // the same answer on any machine).
 int cutlass_convs(ops::ActLayout act, int& sm90_takes, int& fused_takes) {
   const auto layout = ops::ConvWeightLayout::OutTapIn;
@@ -86,12 +83,11 @@ int cutlass_convs(ops::ActLayout act, int& sm90_takes, int& fused_takes) {
     EXPECT_TRUE(!sm90 || ops::conv1d_cutlass_sm90_takes(args)) << c.name;
     cutlass += p->name == "cuda.conv1d.cutlass" || sm90;
     sm90_takes += ops::conv1d_cutlass_sm90_takes(args);
-    if (c.epilogue == Epilogue::None) continue;
+    if (!c.residual) continue;
     ops::Conv1dArgs fused = args;
-    if (c.epilogue == Epilogue::Snake) fused.snake_alpha = view(DType::BF16, {c.cout});
-    else fused.residual = fused.out;
+    fused.residual = fused.out;
     fused_takes += ops::conv1d_cutlass_sm90_takes(fused);
-    // With its epilogue the call goes to the fused sm90 kernels (an H200) or to no provider (the entry's path).
+    // With the residual the call goes to the fused sm90 kernels (an H200) or to no provider (the entry's path).
     const ops::Provider* f = ops::registry().find(ops::OpId::Conv1d, DeviceType::CUDA, &fused);
     EXPECT_EQ(f ? f->name : "", sm90 ? "cuda.conv1d.cutlass_sm90.fused" : "") << c.name;
   }
@@ -110,7 +106,7 @@ TEST(VocoderConvRouting, FullWindowConvsGoToCutlassWhereAligned) {
   EXPECT_EQ(cutlass_convs(ops::ActLayout::ChannelsLast, sm90, fused), 26)
       << "dec_in_proj, conv_in and the 24 residual convs: all but conv_out (Cout 1)";
   EXPECT_EQ(sm90, 26) << "every one of them fits an sm90 tile and CUTLASS's can_implement() (on an H200 they run there)";
-  EXPECT_EQ(fused, 24) << "the 24 residual convs fit their tiles with their Snake or residual epilogue too";
+  EXPECT_EQ(fused, 12) << "the 12 1x1 residual convs fit their tiles with the residual epilogue too";
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ void exp_draws_cpu(const Queue& q, const void* args);
 void add_rms_norm_cpu(const Queue& q, const void* args);
 void kv_append_attention_cpu(const Queue& q, const void* args);
 void conv1d_cpu(const Queue& q, const void* args);
-bool conv1d_cpu_supports(const void* args);  // conv1d_is_plain: the entry runs a Snake or residual epilogue after it
+bool conv1d_cpu_supports(const void* args);  // conv1d_is_plain: the entry adds a residual epilogue after it
 void conv_transpose1d_cpu(const Queue& q, const void* args);
 void snake_cpu(const Queue& q, const void* args);
 void tanh_cpu(const Queue& q, const void* args);

@@ -6,8 +6,8 @@
 // TFLOP/s (N = 96 on a 64-wide tile wastes a quarter; mma.sync); here the tile's N is the channel count itself.
 // Two providers share the kernels:
 //  - cuda.conv1d.cutlass_sm90 takes plain calls (conv1d_is_plain);
-//  - cuda.conv1d.cutlass_sm90.fused takes calls with a Snake or residual epilogue and applies it in the kernel's
-//    epilogue (taking it out of selection leaves the entry's conv-then-separate-op path: the one-binary A/B).
+//  - cuda.conv1d.cutlass_sm90.fused takes calls with a residual and adds it in the kernel's epilogue (taking it out
+//    of selection leaves the entry's conv-then-add path: the one-binary A/B).
 // supports(): a device of compute capability 9.0 (the kernels are sm_90a SASS only) and takes(): OutTapIn weights,
 // channels-last activations, 16-byte aligned tensors and a shape one of the three tiles takes (Cout 96 with
 // Cin % 32 == 0; Cout 192 with Cin % 64 == 0; Cout % 128 == 0 with Cin % 64 == 0) that CUTLASS's can_implement()
@@ -66,7 +66,7 @@ bool conv1d_cutlass_sm90_takes(const Conv1dArgs& p) {
   if (p.layout != ConvWeightLayout::OutTapIn || p.act != ActLayout::ChannelsLast) return false;
   if (!p.x.data) return true;  // a layout probe
   // TMA and the 16-byte row loads need 16-byte aligned bases (a weight view into a packed blob may not be).
-  for (const Tensor* t : {&p.x, &p.w, &p.bias, &p.out, &p.snake_alpha, &p.residual})
+  for (const Tensor* t : {&p.x, &p.w, &p.bias, &p.out, &p.residual})
     if (t->data && !aligned16(*t)) return false;
   const Sm90ConvKernels* tile = tile_for(p);
   return tile && tile->can_implement(p);

@@ -1,11 +1,13 @@
 // The sm90 conv1d kernels (CUTLASS 3 implicit-GEMM fprop: TMA im2col loads, wgmma, warp-specialized) for one tile
-// shape, and the three epilogues each tile has (a visitor tree over the f32 accumulator):
-//  - Bias:     out = bf16(acc + bias[co]), the conv contract's single rounding;
-//  - Snake:    out = snake(bf16(acc + bias[co]), alpha[co]): snake_math.cuh's arithmetic on the rounded conv,
-//              so the same bits as the snake kernel run after the conv;
-//  - Residual: out = bf16(bf16(acc + bias[co]) + residual), the residual read as CUTLASS's source tensor C.
-// bias and alpha are row broadcasts (one value per output channel, read once per tile). Included only by the
-// per-tile translation units (conv1d_cutlass_sm90_n*.cu); the provider sees Sm90ConvKernels.
+// shape, and the two epilogues each tile has (a visitor tree over the f32 accumulator):
+//  - Bias:     out = bf16(acc + bias[co]), the conv contract's single rounding (bias a row broadcast: one value per
+//              output channel, read once per tile);
+//  - Residual: out = bf16(bf16(acc + bias[co]) + residual), the residual read as CUTLASS's source tensor C: the
+//              same bits as the add kernel run after the conv.
+// (A Snake epilogue, snake(bf16(acc + bias), alpha) in the same tree, gave the snake kernel's bits but made a
+// residual unit 2.8x slower on the H200: sinf and a division per element in the epilogue warps of a one-CTA-per-SM
+// kernel, not overlapped with the main loop. Measured in session 20, reports/bench/vocoder/GAP.md.)
+// Included only by the per-tile translation units (conv1d_cutlass_sm90_n*.cu); the provider sees Sm90ConvKernels.
 #pragma once
 #include <cute/tensor.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
@@ -23,7 +25,6 @@
 
 #include "engine/ops/cuda/conv1d_cutlass_sm90_kernels.h"
 #include "engine/ops/cuda/launch.h"
-#include "engine/ops/cuda/snake_math.cuh"
 
 namespace music3::ops::sm90conv {
 
@@ -38,41 +39,21 @@ constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
 
 using Problem = cutlass::conv::ConvProblemShape<cutlass::conv::Operator::kFprop, 1>;
 
-enum class Epi { Bias, Snake, Residual };
+enum class Epi { Bias, Residual };
 inline Epi epi_of(const Conv1dArgs& p) {
-  return p.snake_alpha.data ? Epi::Snake : p.residual.data ? Epi::Residual : Epi::Bias;
+  return p.residual.data ? Epi::Residual : Epi::Bias;
 }
-
-// Sm90Compute's function: Snake of the rounded conv value v with the channel's alpha (each value an exact bf16).
-template <class T>
-struct SnakeOf {
-  CUTLASS_DEVICE float operator()(float v, float alpha) const {
-    return to_f32(snake_value(v, alpha, snake_inverse(alpha)));
-  }
-};
-template <int N>
-struct SnakeOf<cutlass::Array<float, N>> {
-  CUTLASS_DEVICE cutlass::Array<float, N> operator()(const cutlass::Array<float, N>& v,
-                                                     const cutlass::Array<float, N>& alpha) const {
-    cutlass::Array<float, N> out;
-    CUTLASS_PRAGMA_UNROLL
-    for (int i = 0; i < N; ++i) out[i] = to_f32(snake_value(v[i], alpha[i], snake_inverse(alpha[i])));
-    return out;
-  }
-};
 
 template <class Tile, Epi kEpi>
 struct Sm90Conv {
   using Cluster = Shape<_1, _1, _1>;
-  // A per-output-channel value broadcast along the positions (bias, alpha).
+  // The bias: one value per output channel, broadcast along the positions.
   using ChannelRow = fusion::Sm90RowBroadcast<0, Tile, Bf16, float, Stride<_0, _1, int64_t>>;
   using BiasAdd = fusion::Sm90EVT<fusion::Sm90Compute<cutlass::plus, Bf16, float, kRound>, fusion::Sm90AccFetch,
                                   ChannelRow>;
-  using SnakeTree = fusion::Sm90EVT<fusion::Sm90Compute<SnakeOf, Bf16, float, kRound>, BiasAdd, ChannelRow>;
   using ResidualTree = fusion::Sm90EVT<fusion::Sm90Compute<cutlass::plus, Bf16, float, kRound>,
                                        fusion::Sm90SrcFetch<Bf16>, BiasAdd>;
-  using Tree = std::conditional_t<kEpi == Epi::Snake, SnakeTree,
-                                  std::conditional_t<kEpi == Epi::Residual, ResidualTree, BiasAdd>>;
+  using Tree = std::conditional_t<kEpi == Epi::Residual, ResidualTree, BiasAdd>;
   using ElementC = std::conditional_t<kEpi == Epi::Residual, Bf16, void>;  // C is read only for the residual
   using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Tile, Cluster,
@@ -120,10 +101,7 @@ typename Conv::Op::Arguments arguments(const Conv1dArgs& p, int sm_count) {
   args.epilogue.ptr_D = reinterpret_cast<Bf16*>(p.out.data);
   args.epilogue.dD = stride_d;
   const typename Conv::BiasAdd::Arguments bias_add{{}, {cut(p.bias), Bf16(0), {}}, {}};  // {acc, bias, plus}
-  if constexpr (kEpi == Epi::Snake) {
-    args.epilogue.ptr_C = nullptr;
-    args.epilogue.thread = {bias_add, {cut(p.snake_alpha), Bf16(0), {}}, {}};  // {conv, alpha, snake}
-  } else if constexpr (kEpi == Epi::Residual) {
+  if constexpr (kEpi == Epi::Residual) {
     args.epilogue.ptr_C = cut(p.residual);
     args.epilogue.dC = stride_d;
     args.epilogue.thread = {{}, bias_add, {}};  // {residual, conv, plus}
@@ -137,11 +115,7 @@ typename Conv::Op::Arguments arguments(const Conv1dArgs& p, int sm_count) {
 
 template <class Tile, class Fn>
 auto with_epi(const Conv1dArgs& p, Fn fn) {
-  switch (epi_of(p)) {
-    case Epi::Snake: return fn.template operator()<Sm90Conv<Tile, Epi::Snake>, Epi::Snake>();
-    case Epi::Residual: return fn.template operator()<Sm90Conv<Tile, Epi::Residual>, Epi::Residual>();
-    case Epi::Bias: break;
-  }
+  if (epi_of(p) == Epi::Residual) return fn.template operator()<Sm90Conv<Tile, Epi::Residual>, Epi::Residual>();
   return fn.template operator()<Sm90Conv<Tile, Epi::Bias>, Epi::Bias>();
 }
 

@@ -1,7 +1,7 @@
 // The sm90 conv1d kernels of one tile shape, as the provider (conv1d_cutlass_sm90.cu) sees them: each tile's
 // kernels are compiled in a translation unit of their own (conv1d_cutlass_sm90_n{96,192,128}.cu, from the templates
 // of conv1d_cutlass_sm90.cuh), so the three build in parallel. Each tile has one kernel per epilogue (bias; bias
-// then Snake; bias then the residual), picked from the call's Conv1dArgs.
+// then the residual), picked from the call's Conv1dArgs.
 #pragma once
 #include <cuda_runtime.h>
 

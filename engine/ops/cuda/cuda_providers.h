@@ -31,7 +31,7 @@ void conv1d_cutlass_cuda(const Queue& q, const void* args);
 bool conv1d_cutlass_supports(const void* args);  // OutTapIn weights, K > 1, Cin and Cout multiples of 8
 void conv1d_cutlass_sm90_cuda(const Queue& q, const void* args);
 bool conv1d_cutlass_sm90_supports(const void* args);  // plain calls: compute capability 9.0 and conv1d_cutlass_sm90_takes()
-bool conv1d_cutlass_sm90_fused_supports(const void* args);  // the same, for calls with a Snake or residual epilogue
+bool conv1d_cutlass_sm90_fused_supports(const void* args);  // the same, for calls with a residual epilogue
 // Host code, any machine: channels-last activations, OutTapIn weights, 16-byte aligned tensors, a shape one of the
 // sm90 tiles takes and CUTLASS's can_implement() accepts (the vocoder's routing gate checks it without a device).
 bool conv1d_cutlass_sm90_takes(const Conv1dArgs& p);

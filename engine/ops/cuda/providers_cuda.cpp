@@ -41,8 +41,8 @@ void register_cuda_providers(OpRegistry& r) {
   // MUSIC3_DISABLE_PROVIDERS=cuda.conv1d.cutlass_sm90.
   r.add({"cuda.conv1d.cutlass_sm90", OpId::Conv1d, DeviceType::CUDA, 3, conv1d_cutlass_sm90_cuda,
          conv1d_cutlass_sm90_supports});
-  // The same kernels with the call's Snake or residual in their epilogue; without it (MUSIC3_DISABLE_PROVIDERS=
-  // cuda.conv1d.cutlass_sm90.fused) the entry runs the conv, then the separate op: the one-binary A/B.
+  // The same kernels with the call's residual added in their epilogue; without it (MUSIC3_DISABLE_PROVIDERS=
+  // cuda.conv1d.cutlass_sm90.fused) the entry runs the conv, then the separate add: the one-binary A/B.
   r.add({"cuda.conv1d.cutlass_sm90.fused", OpId::Conv1d, DeviceType::CUDA, 4, conv1d_cutlass_sm90_cuda,
          conv1d_cutlass_sm90_fused_supports});
 #endif

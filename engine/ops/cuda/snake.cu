@@ -1,6 +1,7 @@
-// snake on CUDA, the six ops each rounded to bf16 as in snake_cpu (snake_value, snake_math.cuh); element i's channel
-// is (i / step) % C with step T for [B, C, T] and 1 for [B, T, C] (ActLayout::ChannelsLast). Two kernels with one
-// result per element:
+// snake on CUDA, the six ops each rounded to bf16 as in snake_cpu (snake_value below); element i's channel is
+// (i / step) % C with step T for [B, C, T] and 1 for [B, T, C] (ActLayout::ChannelsLast); sinf is CUDA's
+// full-range one (within 2 ulp of f32 sin, so the bf16 rounding of sin(bf16 a x) can differ from the host's in
+// rare ties: the device band gate measures it). Two kernels with one result per element:
 // - 16-byte form (16-byte aligned x and out, and C % 8 == 0 channels-last or T % 8 == 0 channels-first: every
 //   vocoder activation): a thread per 8 consecutive elements (one load, one store), whose channels are c .. c + 7
 //   (channels-last) or all c (channels-first), found by one division per vector; each block first tabulates
@@ -15,7 +16,6 @@
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
-#include "engine/ops/cuda/snake_math.cuh"
 #include "engine/ops/vocoder_ops.h"
 
 namespace music3::ops {
@@ -25,6 +25,14 @@ constexpr int kThreads = 256;
 constexpr int kVec = 8;                // bf16 per 16-byte vector
 constexpr int kMaxTableChannels = 2048;  // the 16-byte form's shared table: 16 KiB
 constexpr unsigned kMaxVecBlocks = 2048;  // about two waves of resident blocks on an H200: a table per block
+
+__device__ __forceinline__ float snake_inverse(float a) { return round_bf16(1.0f / round_bf16(a + 1e-9f)); }
+
+// x + bf16(inv * bf16(s^2)), s = bf16(sin(bf16(a x))): snake_cpu's rounding points.
+__device__ __forceinline__ bf16 snake_value(float v, float a, float inv) {
+  const float s = round_bf16(sinf(round_bf16(a * v)));
+  return to_bf16(v + round_bf16(inv * round_bf16(s * s)));
+}
 
 template <typename Index>
 __global__ void snake_kernel(const bf16* __restrict__ x, const bf16* __restrict__ alpha, bf16* __restrict__ out,

@@ -52,7 +52,7 @@ struct VocoderDeviceArm::Act {
   DeviceBuffer buf;  // [2][channels][time], or [2][time][channels] when channels-last, on the queue's device
 };
 
-// Snake and Add stay: conv1d's entry runs them after the conv when no provider fuses its epilogue.
+// Add stays: conv1d's entry runs it after the conv when no provider fuses the residual.
 std::span<const ops::OpId> VocoderDeviceArm::ops() {
   static constexpr ops::OpId kOps[] = {ops::OpId::Conv1d, ops::OpId::ConvTranspose1d, ops::OpId::Snake,
                                        ops::OpId::Tanh, ops::OpId::Add};
@@ -146,7 +146,7 @@ Shape VocoderDeviceArm::shape(int64_t channels, int64_t time) const {
 }
 
 VocoderDeviceArm::Act VocoderDeviceArm::conv(const Act& x, const StagedConv& c, int dilation, int pad,
-                                             const DeviceBuffer* snake_alpha, const Act* residual) {
+                                             const Act* residual) {
   const int64_t t_pad = x.time + 2 * pad, t_out = t_pad - int64_t(dilation) * (c.kernel - 1);
   DeviceBuffer xpad = pool_->acquire(size_t(kStreams) * c.in * t_pad * sizeof(bf16));
   DeviceBuffer acc = pool_->acquire(size_t(kStreams) * c.out * t_out * sizeof(float));
@@ -161,7 +161,6 @@ VocoderDeviceArm::Act VocoderDeviceArm::conv(const Act& x, const StagedConv& c, 
                     pad,
                     conv_layout_,
                     act_};
-  if (snake_alpha) a.snake_alpha = on(q_, snake_alpha->data(), DType::BF16, Shape{c.out});
   if (residual) a.residual = on(q_, residual->buf.data(), DType::BF16, shape(c.out, t_out));
   ops::conv1d(q_, a);
   return y;
@@ -195,8 +194,9 @@ VocoderDeviceArm::Act VocoderDeviceArm::residual_unit(Act x, int block, int unit
   const Tensor x3 = on(q_, x.buf.data(), DType::BF16, shape(x.channels, x.time));
   const Tensor r3 = on(q_, r.buf.data(), DType::BF16, shape(x.channels, x.time));
   ops::snake(q_, x3, on(q_, unit.alpha1.data(), DType::BF16, Shape{x.channels}), r3, act_);
-  r = conv(r, unit.conv1, unit.dilation, unit.dilation * (k - 1) / 2, &unit.alpha2);  // the second Snake fused
-  return conv(r, unit.conv2, 1, 0, nullptr, &x);  // the unit's identity added in the conv's epilogue
+  r = conv(r, unit.conv1, unit.dilation, unit.dilation * (k - 1) / 2);
+  snake(r, unit.alpha2);
+  return conv(r, unit.conv2, 1, 0, &x);  // the unit's identity added in the conv's epilogue
 }
 
 VocoderDeviceArm::Act VocoderDeviceArm::apply(const Stage& stage, Act x) {

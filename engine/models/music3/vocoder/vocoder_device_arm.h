@@ -65,10 +65,9 @@ class VocoderDeviceArm : public VocoderArm {
   struct StagedConv;
   struct Staged;
   struct Act;
-  // The conv, then (optionally, one of them) Snake with snake_alpha or the residual added: ops::conv1d's epilogue,
-  // fused into the conv's kernel where a provider does so.
-  Act conv(const Act& x, const StagedConv& c, int dilation, int pad, const DeviceBuffer* snake_alpha = nullptr,
-           const Act* residual = nullptr);
+  // The conv, then (optionally) the residual added: ops::conv1d's epilogue, fused into the conv's kernel where a
+  // provider does so.
+  Act conv(const Act& x, const StagedConv& c, int dilation, int pad, const Act* residual = nullptr);
   Act conv_transposed(const Act& x, const StagedConv& c, int stride, int pad);
   void snake(Act& x, const DeviceBuffer& alpha);
   Act residual_unit(Act x, int block, int unit);
