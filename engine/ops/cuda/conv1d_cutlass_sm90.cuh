@@ -4,9 +4,10 @@
 //              output channel, read once per tile);
 //  - Residual: out = bf16(bf16(acc + bias[co]) + residual), the residual read as CUTLASS's source tensor C: the
 //              same bits as the add kernel run after the conv.
-// (A Snake epilogue, snake(bf16(acc + bias), alpha) in the same tree, gave the snake kernel's bits but made a
-// residual unit 2.8x slower on the H200: sinf and a division per element in the epilogue warps of a one-CTA-per-SM
-// kernel, not overlapped with the main loop. Measured in session 20, reports/bench/vocoder/GAP.md.)
+// On the H200 the residual epilogue takes a residual unit at 192 channels from 0.972 to 0.946 ms (the window 11.8 ->
+// 11.6 ms). A Snake epilogue, snake(bf16(acc + bias), alpha) in the same tree, gave the snake kernel's bits but made a
+// residual unit 2.8x slower: sinf and a division per element in the epilogue warps of a one-CTA-per-SM kernel, not
+// overlapped with the main loop; it is not kept (reports/bench/vocoder/2026-12-03-7aae561-h200-snake-residual-epilogue).
 // Included only by the per-tile translation units (conv1d_cutlass_sm90_n*.cu); the provider sees Sm90ConvKernels.
 #pragma once
 #include <cute/tensor.hpp>
