@@ -5,14 +5,21 @@
 //    bf16), its decode counter, and reachability: the ops it declares (what selection checks) are exactly the ops
 //    whose providers the table records as run; and the arm forced to each conv1d weight layout and activation layout
 //    pair a provider takes (the default arm is channels-last where its conv provider takes that).
+//  - where cuda.conv1d.cutlass_sm90.fused is enabled: the window at the full geometry (synthetic weights; the oracle
+//    geometries are at most 64 channels wide, below every sm90 tile) with the residuals added in the sm90 kernels'
+//    epilogue and with them added by the separate add after the conv: the same bits, and on a device where the sm90
+//    kernels run, the fused provider took every residual unit's 1x1 conv.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
+#include <string>
 
 #include "engine/models/music3/vocoder/vocoder_device_arm.h"
 #include "engine/models/music3/vocoder/vocoder_host_arm.h"
 #include "engine/models/music3/vocoder/vocoder_stitch.h"
+#include "engine/models/music3/vocoder/vocoder_synthetic.h"
 #include "engine/ops/registry.h"
 #include "engine/ops/vocoder_ops.h"
 #include "gates/lib/gate_env.h"
@@ -139,6 +146,44 @@ TEST(VocoderDevice, StitchesThreeWindows) {
   const UlpStats s = ulp_stats(got.data.data(), expected.data(), expected.size(), UlpScale::F32);
   check_ulp(gate_id(), "narrow/seed2/windows3", "audio", s,
             q.is_cpu() ? vocoder_bounds::kAudioExact : vocoder_bounds::kCudaAudioVsOracle);
+}
+
+uint64_t provider_calls(const std::string& name) {
+  for (const auto& use : ops::registry().usage())
+    if (use.name == name) return use.calls;
+  return 0;
+}
+
+TEST(VocoderDevice, FusedResidualGivesTheUnfusedBits) {
+  const std::string fused = "cuda.conv1d.cutlass_sm90.fused";
+  const Queue q = gate_queue(1);
+  if (q.is_cpu()) GTEST_SKIP() << fused << " is a CUDA provider; this run's queue is the CPU";
+  const auto uses = ops::registry().usage();
+  const auto it = std::find_if(uses.begin(), uses.end(), [&](const auto& u) { return u.name == fused; });
+  if (it == uses.end() || !it->enabled) GTEST_SKIP() << fused << " is not built or is disabled in this run";
+  const auto cfg = vocoder::vocoder_geometry("full");
+  const auto weights = vocoder::synthetic_vocoder_weights(cfg, 3);
+  const int64_t latents = 21;  // 168 positions in the first block: one full 128-row tile and a partial one
+  const auto lat = vocoder::synthetic_latents(cfg, latents, 4);
+  vocoder::VocoderDeviceArm device(weights, q);
+  ops::registry().reset_usage();
+  const vocoder::Waveform with_fused = device.decode(lat.data(), latents);
+  const uint64_t fused_calls = provider_calls(fused), sm90_calls = provider_calls("cuda.conv1d.cutlass_sm90");
+  ops::registry().set_enabled(fused, false);
+  const vocoder::Waveform separate = device.decode(lat.data(), latents);
+  ops::registry().set_enabled(fused, true);
+  ASSERT_EQ(with_fused.data.size(), separate.data.size());
+  size_t differ = 0;
+  for (size_t i = 0; i < separate.data.size(); ++i) differ += with_fused.data[i].bits != separate.data[i].bits;
+  std::printf("vocoder.device: full geometry, %lld latents: %s took %llu convs (plain sm90 %llu); %zu of %zu samples "
+              "differ from conv then add\n",
+              static_cast<long long>(latents), fused.c_str(), static_cast<unsigned long long>(fused_calls),
+              static_cast<unsigned long long>(sm90_calls), differ, separate.data.size());
+  record(gate_id(), "full/synthetic3", "fused_residual_samples_differ", double(differ), 0);
+  EXPECT_EQ(differ, 0u);
+  if (sm90_calls > 0) {
+    EXPECT_EQ(fused_calls, uint64_t(3 * cfg.blocks())) << "every residual unit's 1x1 conv on the fused kernels";
+  }
 }
 
 }  // namespace
