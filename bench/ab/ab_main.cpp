@@ -45,6 +45,8 @@ const char* const kUsage =
     "      | generate:ARM:DEVICE:CHECKPOINT[:DURATION[:STEPS]] | generate-peer:DEVICE:CHECKPOINT[:DURATION[:STEPS]]\n"
     "      (a whole song per frame, <|audio_end|> masked: run with --frames 1 --warmup 0)\n"
     "      ARM host|device|auto, DEVICE cpu|cuda, GEOMETRY full|mid|tiny (default full), VARIANT upstream|kv|graph\n"
+    "      An in-process SPEC may end in +disable=PROVIDER[,PROVIDER...] and/or +enable=PROVIDER[,...]: that arm runs\n"
+    "      under its own provider set (a one-binary A/B of a provider)\n"
     "options: --reps N (>= 9, default 15) --frames N (20) --warmup N (3) --seed S (0) --threads N (0: all cores)\n"
     "         --gates-json FILE[,FILE...] and/or --gates-cmd CMD (two-build mode: {src} and {build} are replaced)\n"
     "         --out-dir DIR (default SOURCE/reports/bench/depth) --git-rev REV --peer-timeout SECONDS (600)\n"

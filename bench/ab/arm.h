@@ -22,6 +22,8 @@
 //                                      song per frame, on a pipeline folder (generate_in_process_arm.h)
 //   generate-peer:DEVICE:CHECKPOINT[:DURATION[:STEPS]]  bench/pipeline/diffusers_pipeline_peer.py --serve: the
 //                                      diffusers MiniMaxMusic3ModularPipeline (EOS masked), one song per frame
+//   any in-process spec above + `+disable=NAME[,NAME...]` / `+enable=NAME[,NAME...]`: the same arm under its own
+//                                      provider set (provider_set_arm.h), for one-binary A/B runs of a provider
 // Contract: make_arm() throws std::invalid_argument naming the spec and what is wrong;
 // gated_binary() is the path of the binary whose gates decide whether a verdict may be
 // given (empty for a reference peer, which has no gates of ours).

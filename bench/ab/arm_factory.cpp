@@ -13,6 +13,7 @@
 #include "bench/ab/lm_in_process_arm.h"
 #include "bench/ab/music3_cli_arm.h"
 #include "bench/ab/peer_process.h"
+#include "bench/ab/provider_set_arm.h"
 #include "bench/ab/vocoder_in_process_arm.h"
 #include "tools/process.h"
 
@@ -72,7 +73,10 @@ std::string self_executable() {
   return std::string(buf, static_cast<size_t>(n));
 }
 
-std::unique_ptr<Arm> make_arm(const std::string& spec, const ArmContext& ctx) {
+std::unique_ptr<Arm> make_arm(const std::string& full_spec, const ArmContext& ctx) {
+  auto [spec, providers] = split_provider_set(full_spec);
+  if (!providers.empty())
+    return std::make_unique<ProviderSetArm>(full_spec, providers, [&, base = spec] { return make_arm(base, ctx); });
   const auto colon = spec.find(':');
   if (colon == std::string::npos) bad(spec, "no kind");
   const std::string kind = spec.substr(0, colon), rest = spec.substr(colon + 1);
