@@ -76,14 +76,9 @@ ProviderSetArm::ProviderSetArm(std::string spec, std::vector<ProviderToggle> tog
   }
 }
 
-template <class F>
-auto ProviderSetArm::under_set(F&& f) const {
-  ScopedProviderSet set(toggles_);
-  return f();
-}
-
 std::vector<double> ProviderSetArm::run_repetition(int warmup, int frames) {
-  return under_set([&] { return inner_->run_repetition(warmup, frames); });
+  ScopedProviderSet set(toggles_);
+  return inner_->run_repetition(warmup, frames);
 }
 
 nlohmann::json ProviderSetArm::describe() const {

@@ -35,8 +35,6 @@ class ProviderSetArm : public Arm {
   std::string gated_binary() const override { return inner_->gated_binary(); }
 
  private:
-  template <class F>
-  auto under_set(F&& f) const;
   std::string spec_;
   std::vector<ProviderToggle> toggles_;
   std::unique_ptr<Arm> inner_;
