@@ -76,7 +76,8 @@ struct Provider {
   ProviderFn run = nullptr;
   SupportsFn supports = nullptr;
   // Off until asked for (MUSIC3_ENABLE_PROVIDERS, --enable-providers, set_enabled): a provider whose results may
-  // differ between processes (a timed algorithm choice), so the default stays reproducible run to run.
+  // differ between processes (a timed algorithm choice), so the default stays reproducible run to run; or a new
+  // kernel whose gates have not yet run on its device, so the default path stays the one verified there.
   bool opt_in = false;
 };
 

@@ -1,9 +1,15 @@
 // conv_transpose1d gate: the provider under test against an f64 reference with the contract's rounding points
 // (each GEMM column rounded once, col2im additions in ascending tap order each rounded, then the bias), for
-// strides 8, 4 and 1 (kernel 2s, padding ceil(s/2)), channels-first and channels-last; entry-point refusals named.
+// strides 8, 4, 3, 2 and 1 (kernel 2s, padding ceil(s/2)), channels-first and channels-last; entry-point refusals
+// named. Each case prints the provider that ran it; where cuda.conv_transpose1d.staged is enabled (opt-in: the
+// op_conv_transpose1d_cuda_staged run), every case it is built for (channels-last, Cout % 8 == 0; several sample
+// blocks, several channel blocks, channel blocks of 8, 32 and 64) must have run on it.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "engine/core/device_array.h"
+#include "engine/ops/registry.h"
 #include "engine/ops/vocoder_ops.h"
 #include "gates/ops/vocoder_op_checks.h"
 
@@ -38,9 +44,19 @@ std::vector<bf16> reference(const Case& c, const std::vector<bf16>& x, const std
   return out;
 }
 
+constexpr const char* kStaged = "cuda.conv_transpose1d.staged";
+
+bool staged_enabled() {
+  for (const auto& use : ops::registry().usage())
+    if (use.name == kStaged) return use.enabled;
+  return false;
+}
+
 TEST(ConvTranspose1d, MatchesF64Reference) {
+  const bool staged = staged_enabled();
   for (const auto act : ops::kActLayouts) {
-    for (const Case& c : {Case{2, 24, 12, 13, 8}, Case{2, 32, 16, 21, 4}, Case{1, 16, 16, 40, 1}}) {
+    for (const Case& c : {Case{2, 24, 12, 13, 8}, Case{2, 32, 16, 21, 4}, Case{1, 16, 16, 40, 1}, Case{2, 24, 96, 75, 2},
+                          Case{2, 64, 24, 19, 8}, Case{2, 48, 128, 37, 8}, Case{2, 16, 40, 30, 3}}) {
       const int64_t taps = 2 * c.stride, pad = (c.stride + 1) / 2, l_out = (c.len - 1) * c.stride - 2 * pad + taps;
       const auto x = normal_bf16(size_t(c.batch * c.cin * c.len), 21, 1.0);
       const auto w = normal_bf16(size_t(c.cin * c.cout * taps), 22, 0.2);
@@ -52,9 +68,15 @@ TEST(ConvTranspose1d, MatchesF64Reference) {
           ob(q, DType::BF16, ops::act_shape(act, c.batch, c.cout, l_out));
       xb.upload(to_act(x, act, c.batch, c.cin, c.len)), wb.upload(w), bb.upload(bias);
       cb.poison(), ob.poison();
-      ops::conv_transpose1d(q, {xb, wb, bb, cb, ob, c.stride, static_cast<int>(pad), act});
-      expect_contract(from_act(ob.download<bf16>(), act, c.batch, c.cout, l_out), reference(c, x, w, bias),
-                      std::string(ops::act_layout_name(act)) + " stride " + std::to_string(c.stride));
+      const ops::ConvTranspose1dArgs args{xb, wb, bb, cb, ob, c.stride, static_cast<int>(pad), act};
+      const ops::Provider* runs = ops::registry().find(ops::OpId::ConvTranspose1d, q.device, &args);
+      ASSERT_NE(runs, nullptr);
+      const std::string what = std::string(ops::act_layout_name(act)) + " stride " + std::to_string(c.stride) +
+                               " cout " + std::to_string(c.cout) + " (" + runs->name + ")";
+      std::printf("conv_transpose1d: %s\n", what.c_str());
+      if (staged && act == ops::ActLayout::ChannelsLast && c.cout % 8 == 0) EXPECT_EQ(runs->name, kStaged) << what;
+      ops::conv_transpose1d(q, args);
+      expect_contract(from_act(ob.download<bf16>(), act, c.batch, c.cout, l_out), reference(c, x, w, bias), what);
     }
   }
 }

@@ -9,6 +9,8 @@
 //    geometries are at most 64 channels wide, below every sm90 tile) with the residuals added in the sm90 kernels'
 //    epilogue and with them added by the separate add after the conv: the same bits, and on a device where the sm90
 //    kernels run, the fused provider took every residual unit's 1x1 conv.
+//  - where cuda.conv_transpose1d.staged is enabled (opt-in): the same window with and without it, the same bits, and
+//    it took every up-block's transposed conv.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -154,36 +156,68 @@ uint64_t provider_calls(const std::string& name) {
   return 0;
 }
 
+bool provider_enabled(const std::string& name) {
+  for (const auto& use : ops::registry().usage())
+    if (use.name == name) return use.enabled;
+  return false;  // not built
+}
+
+// The window at the full geometry (synthetic weights seed 3, 21 latents: 168 positions in the first block, one full
+// 128-row tile and a partial one), decoded with `provider` in selection and again with it taken out: the samples that
+// differ, and the calls each named provider took in the first decode.
+struct WithAndWithout {
+  size_t differ = 0, samples = 0;
+  std::vector<uint64_t> calls;  // per name in `counted`, with `provider` in selection
+};
+WithAndWithout full_window_with_and_without(const Queue& q, const std::string& provider,
+                                            const std::vector<std::string>& counted) {
+  const auto cfg = vocoder::vocoder_geometry("full");
+  const auto weights = vocoder::synthetic_vocoder_weights(cfg, 3);
+  const int64_t latents = 21;
+  const auto lat = vocoder::synthetic_latents(cfg, latents, 4);
+  vocoder::VocoderDeviceArm device(weights, q);
+  ops::registry().reset_usage();
+  const vocoder::Waveform with = device.decode(lat.data(), latents);
+  WithAndWithout r;
+  for (const auto& name : counted) r.calls.push_back(provider_calls(name));
+  ops::registry().set_enabled(provider, false);
+  const vocoder::Waveform without = device.decode(lat.data(), latents);
+  ops::registry().set_enabled(provider, true);
+  EXPECT_EQ(with.data.size(), without.data.size());
+  r.samples = std::min(with.data.size(), without.data.size());
+  for (size_t i = 0; i < r.samples; ++i) r.differ += with.data[i].bits != without.data[i].bits;
+  std::printf("vocoder.device: full geometry, %lld latents: with %s, %zu of %zu samples differ from without it;",
+              static_cast<long long>(latents), provider.c_str(), r.differ, r.samples);
+  for (size_t i = 0; i < counted.size(); ++i)
+    std::printf(" %s took %llu calls;", counted[i].c_str(), static_cast<unsigned long long>(r.calls[i]));
+  std::printf("\n");
+  return r;
+}
+
 TEST(VocoderDevice, FusedResidualGivesTheUnfusedBits) {
   const std::string fused = "cuda.conv1d.cutlass_sm90.fused";
   const Queue q = gate_queue(1);
   if (q.is_cpu()) GTEST_SKIP() << fused << " is a CUDA provider; this run's queue is the CPU";
-  const auto uses = ops::registry().usage();
-  const auto it = std::find_if(uses.begin(), uses.end(), [&](const auto& u) { return u.name == fused; });
-  if (it == uses.end() || !it->enabled) GTEST_SKIP() << fused << " is not built or is disabled in this run";
-  const auto cfg = vocoder::vocoder_geometry("full");
-  const auto weights = vocoder::synthetic_vocoder_weights(cfg, 3);
-  const int64_t latents = 21;  // 168 positions in the first block: one full 128-row tile and a partial one
-  const auto lat = vocoder::synthetic_latents(cfg, latents, 4);
-  vocoder::VocoderDeviceArm device(weights, q);
-  ops::registry().reset_usage();
-  const vocoder::Waveform with_fused = device.decode(lat.data(), latents);
-  const uint64_t fused_calls = provider_calls(fused), sm90_calls = provider_calls("cuda.conv1d.cutlass_sm90");
-  ops::registry().set_enabled(fused, false);
-  const vocoder::Waveform separate = device.decode(lat.data(), latents);
-  ops::registry().set_enabled(fused, true);
-  ASSERT_EQ(with_fused.data.size(), separate.data.size());
-  size_t differ = 0;
-  for (size_t i = 0; i < separate.data.size(); ++i) differ += with_fused.data[i].bits != separate.data[i].bits;
-  std::printf("vocoder.device: full geometry, %lld latents: %s took %llu convs (plain sm90 %llu); %zu of %zu samples "
-              "differ from conv then add\n",
-              static_cast<long long>(latents), fused.c_str(), static_cast<unsigned long long>(fused_calls),
-              static_cast<unsigned long long>(sm90_calls), differ, separate.data.size());
-  record(gate_id(), "full/synthetic3", "fused_residual_samples_differ", double(differ), 0);
-  EXPECT_EQ(differ, 0u);
-  if (sm90_calls > 0) {
-    EXPECT_EQ(fused_calls, uint64_t(3 * cfg.blocks())) << "every residual unit's 1x1 conv on the fused kernels";
+  if (!provider_enabled(fused)) GTEST_SKIP() << fused << " is not built or is disabled in this run";
+  const auto r = full_window_with_and_without(q, fused, {fused, "cuda.conv1d.cutlass_sm90"});
+  record(gate_id(), "full/synthetic3", "fused_residual_samples_differ", double(r.differ), 0);
+  EXPECT_EQ(r.differ, 0u);
+  if (r.calls[1] > 0) {  // the plain sm90 kernels ran: the fused ones must have taken every residual unit's 1x1 conv
+    EXPECT_EQ(r.calls[0], uint64_t(3 * vocoder::vocoder_geometry("full").blocks()));
   }
+}
+
+// The staged col2im (opt-in: the `_cuda_staged` runs) against cuda.conv_transpose1d at the full geometry's up-blocks
+// (768, 384, 192 and 96 output channels, strides 8, 8, 4, 2): the same bits, and it took every up-block.
+TEST(VocoderDevice, StagedTransposedConvGivesTheGatherBits) {
+  const std::string staged = "cuda.conv_transpose1d.staged";
+  const Queue q = gate_queue(1);
+  if (q.is_cpu()) GTEST_SKIP() << staged << " is a CUDA provider; this run's queue is the CPU";
+  if (!provider_enabled(staged)) GTEST_SKIP() << staged << " is opt-in and not enabled in this run";
+  const auto r = full_window_with_and_without(q, staged, {staged});
+  record(gate_id(), "full/synthetic3", "staged_col2im_samples_differ", double(r.differ), 0);
+  EXPECT_EQ(r.differ, 0u);
+  EXPECT_EQ(r.calls[0], uint64_t(vocoder::vocoder_geometry("full").blocks()));
 }
 
 }  // namespace

@@ -6,11 +6,13 @@
 // Channels-last activations (ActLayout::ChannelsLast): one GEMM over all B L rows, row-major cols [B L, Cout*K]
 // being column-major [Cout*K, B L] = W^T [Cout*K, Cin] (W row-major read as is) . x [Cin, B L]; the same col2im
 // sums, read with the tap innermost. col2im's index arithmetic is 32-bit when every index fits int32.
+// The GEMM (conv_transpose1d_columns) also feeds cuda.conv_transpose1d.staged (conv_transpose1d_staged.cu).
 #include <climits>
 #include <stdexcept>
 
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/cublas_handle.h"
+#include "engine/ops/cuda/conv_transpose1d_columns.h"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/vocoder_ops.h"
@@ -44,18 +46,16 @@ __global__ void col2im_kernel(const bf16* __restrict__ cols, const bf16* __restr
 
 }  // namespace
 
-void conv_transpose1d_cuda(const Queue& q, const void* args) {
-  const auto& p = *static_cast<const ConvTranspose1dArgs*>(args);
+void conv_transpose1d_columns(const Queue& q, const ConvTranspose1dArgs& p) {
   const ActAxes act = act_axes(p.act);
   const bool last = p.act == ActLayout::ChannelsLast;
   const int64_t batch = p.x.shape[0], cin = p.x.shape[act.channels], len = p.x.shape[act.time];
-  const int64_t cout = p.w.shape[1], taps = p.w.shape[2], l_out = p.out.shape[act.time];
+  const int64_t cout = p.w.shape[1], taps = p.w.shape[2];
   if (batch * len > INT_MAX || cout * taps > INT_MAX || cin > INT_MAX || batch > INT_MAX)
     throw std::invalid_argument("conv_transpose1d (cuda): dimensions beyond cuBLAS's int range: x " + p.x.describe());
   const auto i = [](int64_t v) { return static_cast<int>(v); };
-  const cudaStream_t stream = stream_of(q);
   const float one = 1.0f, zero = 0.0f;
-  with_cublas(stream, [&](cublasHandle_t h) {
+  with_cublas(stream_of(q), [&](cublasHandle_t h) {
     if (last)
       check_cublas(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, i(cout * taps), i(batch * len), i(cin), &one, p.w.data,
                                 CUDA_R_16BF, i(cout * taps), p.x.data, CUDA_R_16BF, i(cin), &zero, p.cols.data,
@@ -68,6 +68,17 @@ void conv_transpose1d_cuda(const Queue& q, const void* args) {
                                               cout * taps * len, i(batch), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                    "conv_transpose1d (cuda): cublasGemmStridedBatchedEx");
   });
+}
+
+void conv_transpose1d_cuda(const Queue& q, const void* args) {
+  const auto& p = *static_cast<const ConvTranspose1dArgs*>(args);
+  const ActAxes act = act_axes(p.act);
+  const bool last = p.act == ActLayout::ChannelsLast;
+  const int64_t batch = p.x.shape[0], len = p.x.shape[act.time];
+  const int64_t cout = p.w.shape[1], taps = p.w.shape[2], l_out = p.out.shape[act.time];
+  conv_transpose1d_columns(q, p);
+  const auto i = [](int64_t v) { return static_cast<int>(v); };
+  const cudaStream_t stream = stream_of(q);
   const int64_t total = batch * cout * l_out;
   const unsigned grid = grid_for(total, kThreads);
   if (total + int64_t(grid) * kThreads <= INT_MAX && p.cols.numel() <= INT_MAX)  // every index fits int32

@@ -41,6 +41,8 @@ void conv1d_cudnn_cuda(const Queue& q, const void* args);
 bool conv1d_cudnn_supports(const void* args);  // OutInTap weights
 #endif
 void conv_transpose1d_cuda(const Queue& q, const void* args);
+void conv_transpose1d_staged_cuda(const Queue& q, const void* args);
+bool conv_transpose1d_staged_supports(const void* args);  // channels-last, K = 2 stride, Cout % 8 == 0, 16-byte aligned
 void snake_cuda(const Queue& q, const void* args);
 void tanh_cuda(const Queue& q, const void* args);
 void gqa_attention_cuda(const Queue& q, const void* args);

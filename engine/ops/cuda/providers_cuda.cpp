@@ -50,6 +50,10 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.conv1d.cudnn", OpId::Conv1d, DeviceType::CUDA, 0, conv1d_cudnn_cuda, conv1d_cudnn_supports});
 #endif
   r.add({"cuda.conv_transpose1d", OpId::ConvTranspose1d, DeviceType::CUDA, 0, conv_transpose1d_cuda});
+  // The same GEMM with a 16-byte staged col2im (the vocoder's up-blocks). Opt-in until its gates have run on a device
+  // (MUSIC3_ENABLE_PROVIDERS=cuda.conv_transpose1d.staged): the same bits as the provider above by contract.
+  r.add({"cuda.conv_transpose1d.staged", OpId::ConvTranspose1d, DeviceType::CUDA, 1, conv_transpose1d_staged_cuda,
+         conv_transpose1d_staged_supports, /*opt_in=*/true});
   r.add({"cuda.snake", OpId::Snake, DeviceType::CUDA, 0, snake_cuda});
   r.add({"cuda.tanh", OpId::Tanh, DeviceType::CUDA, 0, tanh_cuda});
   r.add({"cuda.gqa_attention", OpId::GqaAttention, DeviceType::CUDA, 0, gqa_attention_cuda});
