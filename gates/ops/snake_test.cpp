@@ -2,12 +2,14 @@
 // rounding points, in place and out of place, with wide inputs and per-channel alphas from 0.05 to 20; snake with
 // channels-first and channels-last activations, 7 channels (T 1000: CUDA's 16-byte form channels-first, its
 // element form channels-last) and 24 (its 16-byte form both ways); and the same bits from a 16-byte aligned
-// tensor and from one a single element off (CUDA's two forms).
+// tensor and from one a single element off (CUDA's two forms); with the opt-in cuda.snake.table, the CPU provider's
+// bits exactly.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "engine/core/device_array.h"
+#include "engine/ops/registry.h"
 #include "engine/ops/vocoder_ops.h"
 #include "gates/ops/vocoder_op_checks.h"
 
@@ -84,6 +86,46 @@ TEST(Snake, AlignedAndMisalignedTensorsGiveTheSameBits) {
     const auto got = shifted_out.download<bf16>();
     EXPECT_EQ(bits(std::vector<bf16>(got.begin() + 1, got.end())), bits(aligned_out.download<bf16>()))
         << provider_name() << " " << ops::act_layout_name(act);
+  }
+}
+
+// Where the opt-in cuda.snake.table is enabled (op_snake_cuda_table), it takes every snake of this gate, both forms
+// (7 and 24 channels, either layout, aligned and one element off), and gives the CPU provider's bits: its table is
+// the CPU provider's sine (cuda.snake's own sinf may differ from it in rare bf16 ties, which expect_contract allows).
+TEST(Snake, TableProviderGivesTheCpuProviderBits) {
+  const Queue q = provider_queue(0);
+  bool table = false;
+  for (const auto& use : ops::registry().usage()) table |= use.name == "cuda.snake.table" && use.enabled;
+  if (!table) GTEST_SKIP() << "cuda.snake.table is not enabled in this run";
+  const Queue host = cpu_queue();
+  for (const int64_t channels : {kChannels, int64_t{24}}) {
+    const auto alpha = alphas(channels);
+    for (const auto act : ops::kActLayouts) {
+      const Shape shape = ops::act_shape(act, kBatch, channels, kTime);
+      const int64_t n = kBatch * channels * kTime;
+      const auto x = normal_bf16(size_t(n), 91 + uint64_t(channels), 4.0);
+      for (const int64_t offset : {0, 1}) {  // 16-byte aligned, then one element off
+        DeviceArray xb(q, DType::BF16, {n + 1}), ab(q, DType::BF16, {channels}), ob(q, DType::BF16, {n + 1});
+        std::vector<bf16> padded(size_t(n + 1));
+        std::copy(x.begin(), x.end(), padded.begin() + offset);
+        xb.upload(padded), ab.upload(alpha), ob.poison();
+        const Tensor xt{static_cast<bf16*>(xb.data()) + offset, DType::BF16, shape, q.device};
+        const Tensor ot{static_cast<bf16*>(ob.data()) + offset, DType::BF16, shape, q.device};
+        const ops::SnakeArgs args{xt, ab, ot, act};
+        const ops::Provider* runs = ops::registry().find(ops::OpId::Snake, q.device, &args);
+        const std::string what = std::string(ops::act_layout_name(act)) + " C=" + std::to_string(channels) +
+                                 (offset ? " one element off" : " aligned");
+        ASSERT_NE(runs, nullptr) << what;
+        EXPECT_EQ(runs->name, "cuda.snake.table") << what;
+        ops::snake(q, xt, ab, ot, act);
+        DeviceArray hx(host, DType::BF16, shape), ha(host, DType::BF16, {channels}), ho(host, DType::BF16, shape);
+        hx.upload(x), ha.upload(alpha), ho.poison();
+        ops::snake(host, hx, ha, ho, act);
+        const auto got = ob.download<bf16>();
+        EXPECT_EQ(bits(std::vector<bf16>(got.begin() + offset, got.begin() + offset + n)), bits(ho.download<bf16>()))
+            << what;
+      }
+    }
   }
 }
 

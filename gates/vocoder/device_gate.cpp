@@ -207,7 +207,7 @@ TEST(VocoderDevice, FusedResidualGivesTheUnfusedBits) {
   }
 }
 
-// The staged col2im (opt-in: the `_cuda_staged` runs) against cuda.conv_transpose1d at the full geometry's up-blocks
+// The staged col2im (opt-in: the `_cuda_opt_in` runs) against cuda.conv_transpose1d at the full geometry's up-blocks
 // (768, 384, 192 and 96 output channels, strides 8, 8, 4, 2): the same bits, and it took every up-block.
 TEST(VocoderDevice, StagedTransposedConvGivesTheGatherBits) {
   const std::string staged = "cuda.conv_transpose1d.staged";

@@ -1,10 +1,9 @@
 // snake on the CPU: one (batch, channel) row per parallel_for index (either activation layout), the six ops of upstream's Snake each
 // rounded to bf16: bf16(x + bf16(bf16(1/bf16(a + 1e-9)) * bf16(bf16(sin(bf16(a x)))^2))).
-#include <cmath>
-
 #include "engine/core/bf16.h"
 #include "engine/core/parallel.h"
 #include "engine/ops/cpu/cpu_providers.h"
+#include "engine/ops/snake_sin_square.h"
 #include "engine/ops/vocoder_ops.h"
 
 namespace music3::ops {
@@ -26,8 +25,7 @@ void snake_cpu(const Queue& q, const void* args) {
       const int64_t first = row / channels * channels * time + row % channels * step_c;
       for (int64_t i = first; i < first + time * step_t; i += step_t) {
         const float v = to_f32(x[i]);
-        const float s = round_bf16(std::sin(round_bf16(a * v)));
-        out[i] = to_bf16(v + round_bf16(inv * round_bf16(s * s)));
+        out[i] = to_bf16(v + round_bf16(inv * snake_sin_square(round_bf16(a * v))));
       }
     }
   });

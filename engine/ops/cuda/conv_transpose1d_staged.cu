@@ -4,7 +4,7 @@
 // Why: cuda.conv_transpose1d's col2im reads one 2-byte column element per output element with a stride of K
 // elements between neighbouring threads, and divides per element; this reads and writes every byte 16 at a time.
 // Opt-in (engine/ops/registry.h) until its gates have run on a device (op_conv_transpose1d_cuda_staged,
-// gate_vocoder_{device,stages}_cuda_staged); the host gate op_staged_col2im_host runs the kernel's bodies on the CPU.
+// gate_vocoder_{device,stages}_cuda_opt_in); the host gate op_staged_col2im_host runs the kernel's bodies on the CPU.
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/conv_transpose1d_columns.h"
 #include "engine/ops/cuda/cuda_providers.h"

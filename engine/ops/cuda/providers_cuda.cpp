@@ -55,6 +55,10 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.conv_transpose1d.staged", OpId::ConvTranspose1d, DeviceType::CUDA, 1, conv_transpose1d_staged_cuda,
          conv_transpose1d_staged_supports, /*opt_in=*/true});
   r.add({"cuda.snake", OpId::Snake, DeviceType::CUDA, 0, snake_cuda});
+  // The sine's half from a build-time table of the CPU provider's values (the CPU's bits, no sinf per element).
+  // Opt-in until its gates have run on a device (MUSIC3_ENABLE_PROVIDERS=cuda.snake.table).
+  r.add({"cuda.snake.table", OpId::Snake, DeviceType::CUDA, 1, snake_table_cuda, snake_table_supports,
+         /*opt_in=*/true});
   r.add({"cuda.tanh", OpId::Tanh, DeviceType::CUDA, 0, tanh_cuda});
   r.add({"cuda.gqa_attention", OpId::GqaAttention, DeviceType::CUDA, 0, gqa_attention_cuda});
   r.add({"cuda.layer_norm", OpId::LayerNorm, DeviceType::CUDA, 0, layer_norm_cuda});
