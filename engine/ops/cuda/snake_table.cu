@@ -44,18 +44,27 @@ __global__ void __launch_bounds__(kThreads)
     reinterpret_cast<uint4*>(table)[i] = reinterpret_cast<const uint4*>(kSinSquareTable)[i];
   for (Index c = threadIdx.x; c < channels; c += kThreads) chan[c] = snake_table::channel_for(alpha[c]);
   __syncthreads();
-  for (Index v = blockIdx.x * static_cast<Index>(kThreads) + threadIdx.x; v < count;
-       v += static_cast<Index>(gridDim.x) * kThreads) {
-    if constexpr (kVec8) {
+  const Index stride = static_cast<Index>(gridDim.x) * kThreads;
+  if constexpr (kVec8) {
+    // Two vectors per step, both loaded before either is formed: 32 bytes in flight per thread, since one block of
+    // 1,024 threads per multiprocessor (the table's shared memory) is half the occupancy a plain stream would have.
+    const auto form = [&](Index v, uint4 xv) {
       const Index first = v * kVec, c = (first / step) % channels;
-      uint4 xv = *reinterpret_cast<const uint4*>(x + first);
       bf16* e = reinterpret_cast<bf16*>(&xv);
 #pragma unroll
       for (int k = 0; k < kVec; ++k) e[k] = snake_table::snake_by_table(e[k], chan[kChannelsLast ? c + k : c], table);
       *reinterpret_cast<uint4*>(out + first) = xv;
-    } else {
-      out[v] = snake_table::snake_by_table(x[v], chan[(v / step) % channels], table);
+    };
+    for (Index v = blockIdx.x * static_cast<Index>(kThreads) + threadIdx.x; v < count; v += 2 * stride) {
+      const bool second = v + stride < count;
+      const uint4 a = *reinterpret_cast<const uint4*>(x + v * kVec);
+      const uint4 b = second ? *reinterpret_cast<const uint4*>(x + (v + stride) * kVec) : a;
+      form(v, a);
+      if (second) form(v + stride, b);
     }
+  } else {
+    for (Index v = blockIdx.x * static_cast<Index>(kThreads) + threadIdx.x; v < count; v += stride)
+      out[v] = snake_table::snake_by_table(x[v], chan[(v / step) % channels], table);
   }
 }
 
@@ -99,7 +108,8 @@ void snake_table_cuda(const Queue& q, const void* args) {
   const auto& p = *static_cast<const SnakeArgs*>(args);
   const int64_t total = p.x.numel();
   const int64_t step = p.act == ActLayout::ChannelsLast ? 1 : p.x.shape[act_axes(p.act).time];
-  if (total + int64_t(kThreads) * 65535 <= INT_MAX)  // an index plus the largest grid's stride stays in int32
+  // Every index formed (a vector's first element two grid strides on) stays in int32 up to ~1.07e9 elements.
+  if (total + 2 * int64_t(kVec) * kThreads * 65535 <= INT_MAX)
     launch_forms<int32_t>(p, total, step, stream_of(q));
   else
     launch_forms<int64_t>(p, total, step, stream_of(q));

@@ -1,6 +1,6 @@
 // The staged col2im of cuda.conv_transpose1d.staged (conv_transpose1d_staged.cu), as host-and-device bodies so that a
 // CPU gate (gates/ops/staged_col2im_host_test.cpp) runs the very code the kernel runs, block by block and thread by
-// thread, without a GPU.
+// thread, without a GPU (and without CUDA: the host path needs no CUDA header).
 // Shapes: channels-last, K = 2 stride taps, Cout % 8 == 0; cols [B, L, Cout K] with [co][k] in a row (the GEMM's
 // columns), bias [Cout], out [B, Lout, Cout].
 // - Output sample t = q s + r - pad (0 <= r < s) takes exactly two taps (K = 2s): k = r from input sample q (when
@@ -13,7 +13,9 @@
 //   store. The block's outputs are the samples q0 s - pad .. (q0 + Q) s - pad - 1, consecutive items writing
 //   consecutive 16-byte runs. Thread `thread` of `threads` takes items thread, thread + threads, ...
 #pragma once
-#include <vector_types.h>  // uint4 (host and device)
+#if defined(__CUDACC__)
+#include <vector_types.h>  // uint4: the device path's 16-byte accesses
+#endif
 
 #include <algorithm>
 #include <cstddef>
