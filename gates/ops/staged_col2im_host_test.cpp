@@ -62,13 +62,15 @@ TEST(StagedCol2im, KernelBodiesGiveTheContractBits) {
     ASSERT_EQ(c.cout % plan.channel_block, 0);
     const sc::Args a{cols.data(), bias.data(), out.data(), c.len, l_out, static_cast<int>(c.cout), c.stride,
                      static_cast<int>(pad), plan.channel_block, plan.samples};
-    std::vector<bf16> staged(plan.shared_bytes / sizeof(bf16) + sc::kVec);
-    // Aligned by hand to 16 bytes, as the kernel's shared memory is (the bodies read it 16 bytes at a time).
-    bf16* aligned = reinterpret_cast<bf16*>((reinterpret_cast<uintptr_t>(staged.data()) + 15) & ~uintptr_t(15));
+    // Exactly the kernel's shared memory, 16-byte aligned as it is (the bodies read it 16 bytes at a time); exact,
+    // so that under AddressSanitizer (scripts/sanitize-gates) a body reaching past it is reported.
+    const size_t staged_count = plan.shared_bytes / sizeof(bf16);  // a multiple of 8: CB is
+    std::vector<sc::Vec8> staged(staged_count / sc::kVec);  // Vec8 is alignas(16)
+    bf16* aligned = reinterpret_cast<bf16*>(staged.data());
     for (int64_t z = 0; z < c.batch; ++z)
       for (int y = 0; y < c.cout / plan.channel_block; ++y)
         for (int64_t x = 0; x < sc::sample_blocks(c.len, plan); ++x) {
-          std::fill(aligned, aligned + plan.shared_bytes / sizeof(bf16), bf16{kPoison});
+          std::fill(aligned, aligned + staged_count, bf16{kPoison});
           const sc::Block blk{x, y, z};
           for (int th = 0; th < kKernelThreads; ++th) sc::stage_columns(a, blk, th, kKernelThreads, aligned);
           for (int th = 0; th < kKernelThreads; ++th) sc::gather_outputs(a, blk, th, kKernelThreads, aligned);
