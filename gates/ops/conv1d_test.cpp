@@ -4,7 +4,8 @@
 // is named in the output and not run); the channel counts include multiples of 8 (128 and 16 output channels:
 // both SM80 CUTLASS tile shapes; 96, 192 and 128 channels-last: the three sm90 tiles on an H200) and counts off that
 // alignment (the cuBLAS fallback from the same staging); each with
-// channels-first and channels-last activations (a pair no enabled provider takes is named and not run);
+// channels-first and channels-last activations (a pair no enabled provider takes is named and not run; with the
+// opt-in cuda.conv1d.narrow_staged enabled, its narrow channels-last cases run on it with the narrow kernel's bits);
 // preferred_conv1d_layout; the residual epilogue bit for bit against conv then add; entry-point refusals named.
 #include <gtest/gtest.h>
 
@@ -69,6 +70,30 @@ bool layout_has_provider(const Queue& q, ops::ConvWeightLayout layout, ops::ActL
   return has;
 }
 
+constexpr const char* kNarrowStaged = "cuda.conv1d.narrow_staged";
+
+bool narrow_staged_enabled() {
+  for (const auto& use : ops::registry().usage())
+    if (use.name == kNarrowStaged) return use.enabled;
+  return false;
+}
+
+// Where the opt-in cuda.conv1d.narrow_staged is enabled (op_conv1d_cuda_narrow_staged): it ran the narrow call
+// `args`, whose output was `got`, with the bits of cuda.conv1d's narrow kernel (the same call with it out of
+// selection).
+void expect_narrow_kernels_bits(const Queue& q, const ops::Conv1dArgs& args, const ops::Provider* runs,
+                                const std::vector<bf16>& got) {
+  EXPECT_EQ(runs ? runs->name : "", kNarrowStaged);
+  DeviceArray plain(q, DType::BF16, args.out.shape);
+  plain.poison();
+  ops::Conv1dArgs again = args;
+  again.out = plain;
+  ops::registry().set_enabled(kNarrowStaged, false);
+  ops::conv1d(q, again);
+  ops::registry().set_enabled(kNarrowStaged, true);
+  EXPECT_EQ(bits(got), bits(plain.download<bf16>())) << "narrow conv: the staged kernel against the narrow kernel";
+}
+
 void check_layout(ops::ConvWeightLayout layout, ops::ActLayout act) {
   for (const Case& c : {Case{2, 24, 20, 50, 7, 3, 9}, Case{2, 40, 33, 37, 1, 1, 0}, Case{1, 8, 1, 300, 7, 1, 3},
                         Case{2, 64, 128, 301, 7, 9, 27}, Case{2, 24, 16, 517, 7, 3, 9}, Case{2, 16, 24, 70, 7, 1, 3},
@@ -89,6 +114,8 @@ void check_layout(ops::ConvWeightLayout layout, ops::ActLayout act) {
     const ops::Conv1dArgs args{xb, wb, bb, pb, ab, ob, c.dilation, c.pad, layout, act};
     const ops::Provider* runs = ops::registry().find(ops::OpId::Conv1d, q.device, &args);
     ops::conv1d(q, args);
+    if (narrow_staged_enabled() && act == ops::ActLayout::ChannelsLast && c.cout <= 4 && c.cin % 8 == 0)
+      expect_narrow_kernels_bits(q, args, runs, ob.download<bf16>());
     expect_contract(from_act(ob.download<bf16>(), act, c.batch, c.cout, t_out), reference(c, x, w, bias),
                     std::string("layout ") + ops::conv_weight_layout_name(layout) + " " + ops::act_layout_name(act) +
                         " (" + (runs ? runs->name : "?") + ") cin " + std::to_string(c.cin) + " cout " +

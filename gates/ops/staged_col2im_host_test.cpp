@@ -65,7 +65,7 @@ TEST(StagedCol2im, KernelBodiesGiveTheContractBits) {
     // Exactly the kernel's shared memory, 16-byte aligned as it is (the bodies read it 16 bytes at a time); exact,
     // so that under AddressSanitizer (scripts/sanitize-gates) a body reaching past it is reported.
     const size_t staged_count = plan.shared_bytes / sizeof(bf16);  // a multiple of 8: CB is
-    std::vector<sc::Vec8> staged(staged_count / sc::kVec);  // Vec8 is alignas(16)
+    std::vector<ops::Bf16x8> staged(staged_count / sc::kVec);  // alignas(16)
     bf16* aligned = reinterpret_cast<bf16*>(staged.data());
     for (int64_t z = 0; z < c.batch; ++z)
       for (int y = 0; y < c.cout / plan.channel_block; ++y)

@@ -40,6 +40,8 @@ bool conv1d_cutlass_sm90_takes(const Conv1dArgs& p);
 void conv1d_cudnn_cuda(const Queue& q, const void* args);
 bool conv1d_cudnn_supports(const void* args);  // OutInTap weights
 #endif
+void conv1d_narrow_staged_cuda(const Queue& q, const void* args);
+bool conv1d_narrow_staged_supports(const void* args);  // plain, channels-last, Cout <= 4, Cin % 8 == 0, x 16-byte aligned
 void conv_transpose1d_cuda(const Queue& q, const void* args);
 void conv_transpose1d_staged_cuda(const Queue& q, const void* args);
 bool conv_transpose1d_staged_supports(const void* args);  // channels-last, K = 2 stride, Cout % 8 == 0, 16-byte aligned

@@ -46,6 +46,11 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.conv1d.cutlass_sm90.fused", OpId::Conv1d, DeviceType::CUDA, 4, conv1d_cutlass_sm90_cuda,
          conv1d_cutlass_sm90_fused_supports});
 #endif
+  // The narrow kernel (Cout <= 4) with 16-byte staging: the same sum in the same order. Opt-in until its gates have
+  // run on a device (MUSIC3_ENABLE_PROVIDERS=cuda.conv1d.narrow_staged). It takes only narrow outputs (conv_out),
+  // which the implicit-GEMM providers decline.
+  r.add({"cuda.conv1d.narrow_staged", OpId::Conv1d, DeviceType::CUDA, 5, conv1d_narrow_staged_cuda,
+         conv1d_narrow_staged_supports, /*opt_in=*/true});
 #ifdef MUSIC3_WITH_CUDNN
   r.add({"cuda.conv1d.cudnn", OpId::Conv1d, DeviceType::CUDA, 0, conv1d_cudnn_cuda, conv1d_cudnn_supports});
 #endif

@@ -13,17 +13,13 @@
 //   store. The block's outputs are the samples q0 s - pad .. (q0 + Q) s - pad - 1, consecutive items writing
 //   consecutive 16-byte runs. Thread `thread` of `threads` takes items thread, thread + threads, ...
 #pragma once
-#if defined(__CUDACC__)
-#include <vector_types.h>  // uint4: the device path's 16-byte accesses
-#endif
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <numeric>
 
 #include "engine/core/bf16.h"
+#include "engine/ops/cuda/bf16x8.cuh"
 
 namespace music3::ops::staged_col2im {
 
@@ -45,28 +41,6 @@ inline Plan plan_for(int64_t cout, int64_t taps) {
   s.samples = static_cast<int>(std::clamp<int64_t>(kStagedBytesTarget / row_bytes - 1, 1, kMaxSamplesPerBlock));
   s.shared_bytes = size_t(s.samples + 1) * size_t(row_bytes);
   return s;
-}
-
-// 8 bf16 moved as one 16-byte access: a vector load or store on the device; memcpy on the host, where reading bf16
-// through a uint4 pointer would break the aliasing rules the optimiser relies on.
-struct alignas(16) Vec8 {
-  bf16 e[kVec];
-};
-MUSIC3_HD Vec8 load8(const bf16* p) {
-  Vec8 v;
-#ifdef __CUDA_ARCH__
-  *reinterpret_cast<uint4*>(&v) = *reinterpret_cast<const uint4*>(p);
-#else
-  std::memcpy(static_cast<void*>(&v), p, sizeof v);  // both trivially copyable
-#endif
-  return v;
-}
-MUSIC3_HD void store8(bf16* p, const Vec8& v) {
-#ifdef __CUDA_ARCH__
-  *reinterpret_cast<uint4*>(p) = *reinterpret_cast<const uint4*>(&v);
-#else
-  std::memcpy(static_cast<void*>(p), &v, sizeof v);
-#endif
 }
 
 struct Args {
@@ -92,7 +66,7 @@ MUSIC3_HD void stage_columns(const Args& a, const Block& blk, int thread, int th
     const int row = i / row_vectors, chunk = i % row_vectors;
     const int64_t l = q0 - 1 + row;
     if (l < 0 || l >= a.len) continue;
-    const Vec8 v = load8(a.cols + ((blk.z * a.len + l) * a.cout + c0) * taps + int64_t(chunk) * kVec);
+    const Bf16x8 v = load_bf16x8(a.cols + ((blk.z * a.len + l) * a.cout + c0) * taps + int64_t(chunk) * kVec);
     for (int j = 0; j < kVec; ++j) {
       const int at = chunk * kVec + j;
       staged[(row * taps + at % taps) * cb + at / taps] = v.e[j];  // column (co, k) = (at / K, at % K)
@@ -102,7 +76,7 @@ MUSIC3_HD void stage_columns(const Args& a, const Block& blk, int thread, int th
 
 // acc[j] = bf16(acc[j] + column[j]) for 8 consecutive channels.
 MUSIC3_HD void add_rounded8(float* acc, const bf16* column8) {
-  const Vec8 v = load8(column8);
+  const Bf16x8 v = load_bf16x8(column8);
   for (int j = 0; j < kVec; ++j) acc[j] = round_bf16(acc[j] + to_f32(v.e[j]));
 }
 
@@ -118,10 +92,10 @@ MUSIC3_HD void gather_outputs(const Args& a, const Block& blk, int thread, int t
     if (q < a.len) add_rounded8(acc, staged + ((qq + 1) * taps + r) * cb + cv * kVec);  // tap r, sample q
     if (q >= 1) add_rounded8(acc, staged + (qq * taps + a.stride + r) * cb + cv * kVec);  // tap s + r, sample q - 1
     const int c = blk.y * cb + cv * kVec;
-    const Vec8 bv = load8(a.bias + c);
-    Vec8 ov;
+    const Bf16x8 bv = load_bf16x8(a.bias + c);
+    Bf16x8 ov;
     for (int j = 0; j < kVec; ++j) ov.e[j] = to_bf16(acc[j] + to_f32(bv.e[j]));
-    store8(a.out + (blk.z * a.l_out + t) * a.cout + c, ov);
+    store_bf16x8(a.out + (blk.z * a.l_out + t) * a.cout + c, ov);
   }
 }
 
