@@ -14,18 +14,12 @@ namespace {
   throw std::invalid_argument("arm '" + spec + "': " + why);
 }
 
-bool is_enabled(const std::string& name) {
-  for (const auto& use : ops::registry().usage())
-    if (use.name == name) return use.enabled;
-  return false;  // unknown: set_enabled() below refuses it, naming the known providers
-}
-
 // Applies the toggles; its destructor restores what each provider was before (also when the inner arm throws).
 class ScopedProviderSet {
  public:
   explicit ScopedProviderSet(const std::vector<ProviderToggle>& toggles) {
     for (const auto& t : toggles) {
-      const bool before = is_enabled(t.name);
+      const bool before = ops::registry().enabled(t.name);  // unknown: set_enabled() refuses it, naming the known
       ops::registry().set_enabled(t.name, t.enabled);
       restore_.push_back({t.name, before});
     }

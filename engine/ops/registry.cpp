@@ -70,6 +70,12 @@ void OpRegistry::set_enabled(const std::string& name, bool enabled) const {
   entry_named(name, enabled ? "enable" : "disable").enabled = enabled;
 }
 
+bool OpRegistry::enabled(const std::string& name) const {
+  for (const Entry& e : entries_)
+    if (e.p.name == name) return e.enabled;
+  return false;
+}
+
 bool OpRegistry::has(OpId op, DeviceType dev) const {
   const auto d = static_cast<size_t>(dev);
   if (d >= kDevices || op >= OpId::kCount) return false;

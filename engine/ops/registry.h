@@ -108,6 +108,7 @@ class OpRegistry {
   // supports() of that op's providers sees `args` as given (a probe may leave tensors empty when they read none).
   const Provider* find(OpId op, DeviceType dev, const void* args) const;
   bool has(OpId op, DeviceType dev) const;  // an enabled provider exists
+  bool enabled(const std::string& name) const;  // a provider of that name is registered and enabled
   std::vector<ProviderUse> usage() const;
   void reset_usage() const;
 

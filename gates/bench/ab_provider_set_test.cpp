@@ -12,19 +12,12 @@
 namespace music3::bench {
 namespace {
 
-bool enabled(const std::string& name) {
-  for (const auto& use : ops::registry().usage())
-    if (use.name == name) return use.enabled;
-  ADD_FAILURE() << "no provider " << name;
-  return false;
-}
-
 // Records whether cpu.snake was enabled when it was built and when it ran.
 class ProbeArm : public Arm {
  public:
-  explicit ProbeArm(bool* built_with) { *built_with = enabled("cpu.snake"); }
+  explicit ProbeArm(bool* built_with) { *built_with = ops::registry().enabled("cpu.snake"); }
   std::vector<double> run_repetition(int, int) override {
-    ran_with = enabled("cpu.snake");
+    ran_with = ops::registry().enabled("cpu.snake");
     return {1.0};
   }
   nlohmann::json describe() const override { return {{"arm", "probe"}}; }
@@ -66,10 +59,10 @@ TEST(AbProviderSet, TheSetHoldsWhileBuildingAndRunningAndIsRestoredAfter) {
     return p;
   });
   EXPECT_FALSE(built_with) << "cpu.snake is off while the inner arm is built";
-  EXPECT_TRUE(enabled("cpu.snake")) << "and on again after";
+  EXPECT_TRUE(ops::registry().enabled("cpu.snake")) << "and on again after";
   arm.run_repetition(0, 1);
   EXPECT_FALSE(probe->ran_with) << "off while it runs";
-  EXPECT_TRUE(enabled("cpu.snake")) << "and on again after";
+  EXPECT_TRUE(ops::registry().enabled("cpu.snake")) << "and on again after";
   EXPECT_EQ(arm.describe()["providers_disabled"], nlohmann::json::array({"cpu.snake"}));
 }
 
@@ -80,7 +73,7 @@ TEST(AbProviderSet, RestoresAfterAFailedBuildAndRefusesUnknownProviders) {
     ADD_FAILURE() << "the inner arm's failure was swallowed";
   } catch (const std::runtime_error&) {
   }
-  EXPECT_TRUE(enabled("cpu.snake"));
+  EXPECT_TRUE(ops::registry().enabled("cpu.snake"));
   try {
     ProviderSetArm arm("probe+disable=cpu.no_such", {{"cpu.no_such", false}},
                        []() -> std::unique_ptr<Arm> { return nullptr; });

@@ -72,12 +72,6 @@ bool layout_has_provider(const Queue& q, ops::ConvWeightLayout layout, ops::ActL
 
 constexpr const char* kNarrowStaged = "cuda.conv1d.narrow_staged";
 
-bool narrow_staged_enabled() {
-  for (const auto& use : ops::registry().usage())
-    if (use.name == kNarrowStaged) return use.enabled;
-  return false;
-}
-
 // Where the opt-in cuda.conv1d.narrow_staged is enabled (op_conv1d_cuda_narrow_staged): it ran the narrow call
 // `args`, whose output was `got`, with the bits of cuda.conv1d's narrow kernel (the same call with it out of
 // selection).
@@ -114,7 +108,7 @@ void check_layout(ops::ConvWeightLayout layout, ops::ActLayout act) {
     const ops::Conv1dArgs args{xb, wb, bb, pb, ab, ob, c.dilation, c.pad, layout, act};
     const ops::Provider* runs = ops::registry().find(ops::OpId::Conv1d, q.device, &args);
     ops::conv1d(q, args);
-    if (narrow_staged_enabled() && act == ops::ActLayout::ChannelsLast && c.cout <= 4 && c.cin % 8 == 0)
+    if (ops::registry().enabled(kNarrowStaged) && act == ops::ActLayout::ChannelsLast && c.cout <= 4 && c.cin % 8 == 0)
       expect_narrow_kernels_bits(q, args, runs, ob.download<bf16>());
     expect_contract(from_act(ob.download<bf16>(), act, c.batch, c.cout, t_out), reference(c, x, w, bias),
                     std::string("layout ") + ops::conv_weight_layout_name(layout) + " " + ops::act_layout_name(act) +

@@ -46,14 +46,8 @@ std::vector<bf16> reference(const Case& c, const std::vector<bf16>& x, const std
 
 constexpr const char* kStaged = "cuda.conv_transpose1d.staged";
 
-bool staged_enabled() {
-  for (const auto& use : ops::registry().usage())
-    if (use.name == kStaged) return use.enabled;
-  return false;
-}
-
 TEST(ConvTranspose1d, MatchesF64Reference) {
-  const bool staged = staged_enabled();
+  const bool staged = ops::registry().enabled(kStaged);
   for (const auto act : ops::kActLayouts) {
     for (const Case& c : {Case{2, 24, 12, 13, 8}, Case{2, 32, 16, 21, 4}, Case{1, 16, 16, 40, 1}, Case{2, 24, 96, 75, 2},
                           Case{2, 64, 24, 19, 8}, Case{2, 48, 128, 37, 8}, Case{2, 16, 40, 30, 3}}) {

@@ -114,15 +114,22 @@ TEST(ProviderTable, DisabledProviderIsNeverChosenAndUnknownNamesAreRefused) {
   }
 }
 
-// An opt-in provider outranks the others but stays out of selection until enabled by name.
+// An opt-in provider outranks the others but stays out of selection until enabled by name; enabled(name) says
+// which are in selection (and false for a name never registered).
 TEST(ProviderTable, OptInProviderIsOffUntilEnabled) {
   OpRegistry r = two_providers();
   r.add({"cpu.add.tuned", OpId::Add, DeviceType::CPU, 9, run_a, nullptr, /*opt_in=*/true});
   int small = 2;
   EXPECT_EQ(r.select(OpId::Add, DeviceType::CPU, &small).name, "cpu.add.small");
   for (const auto& u : r.usage()) EXPECT_EQ(u.enabled, u.name != "cpu.add.tuned") << u.name;
+  EXPECT_FALSE(r.enabled("cpu.add.tuned"));
+  EXPECT_TRUE(r.enabled("cpu.add.small"));
   r.set_enabled("cpu.add.tuned", true);
+  EXPECT_TRUE(r.enabled("cpu.add.tuned"));
   EXPECT_EQ(r.select(OpId::Add, DeviceType::CPU, &small).name, "cpu.add.tuned");
+  r.set_enabled("cpu.add.small", false);
+  EXPECT_FALSE(r.enabled("cpu.add.small"));
+  EXPECT_FALSE(r.enabled("cpu.add.nonesuch")) << "an unknown name is not enabled";
 }
 
 TEST(ProviderTable, SetEnabledTakesOutAndBringsBackAndRefusesUnknownNames) {

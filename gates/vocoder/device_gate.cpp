@@ -156,12 +156,6 @@ uint64_t provider_calls(const std::string& name) {
   return 0;
 }
 
-bool provider_enabled(const std::string& name) {
-  for (const auto& use : ops::registry().usage())
-    if (use.name == name) return use.enabled;
-  return false;  // not built
-}
-
 // The window at the full geometry (synthetic weights seed 3, 21 latents: 168 positions in the first block, one full
 // 128-row tile and a partial one), decoded with `provider` in selection and again with it taken out: the samples that
 // differ, and the calls each named provider took in the first decode.
@@ -198,7 +192,7 @@ TEST(VocoderDevice, FusedResidualGivesTheUnfusedBits) {
   const std::string fused = "cuda.conv1d.cutlass_sm90.fused";
   const Queue q = gate_queue(1);
   if (q.is_cpu()) GTEST_SKIP() << fused << " is a CUDA provider; this run's queue is the CPU";
-  if (!provider_enabled(fused)) GTEST_SKIP() << fused << " is not built or is disabled in this run";
+  if (!ops::registry().enabled(fused)) GTEST_SKIP() << fused << " is not built or is disabled in this run";
   const auto r = full_window_with_and_without(q, fused, {fused, "cuda.conv1d.cutlass_sm90"});
   record(gate_id(), "full/synthetic3", "fused_residual_samples_differ", double(r.differ), 0);
   EXPECT_EQ(r.differ, 0u);
@@ -213,7 +207,7 @@ TEST(VocoderDevice, FusedResidualGivesTheUnfusedBits) {
 void expect_opt_in_gives_the_same_bits(const std::string& provider, const std::string& metric, uint64_t calls) {
   const Queue q = gate_queue(1);
   if (q.is_cpu()) GTEST_SKIP() << provider << " is a CUDA provider; this run's queue is the CPU";
-  if (!provider_enabled(provider)) GTEST_SKIP() << provider << " is opt-in and not enabled in this run";
+  if (!ops::registry().enabled(provider)) GTEST_SKIP() << provider << " is opt-in and not enabled in this run";
   const auto r = full_window_with_and_without(q, provider, {provider});
   record(gate_id(), "full/synthetic3", metric + "_samples_differ", double(r.differ), 0);
   EXPECT_EQ(r.differ, 0u);
