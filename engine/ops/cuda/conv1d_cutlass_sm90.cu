@@ -15,8 +15,6 @@
 // cuda.conv1d.cutlass.
 #include <cuda_runtime.h>
 
-#include <cutlass/kernel_hardware_info.hpp>
-
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -36,15 +34,6 @@ const Sm90ConvKernels* tile_for(const Conv1dArgs& p) {
   if (cout == 192 && cin % 64 == 0) return &kSm90ConvN192;
   if (cout % 128 == 0 && cin % 64 == 0) return &kSm90ConvN128;
   return nullptr;
-}
-
-int sm_count() {
-  static const int count = [] {
-    int dev = 0;
-    cudaGetDevice(&dev);
-    return cutlass::KernelHardwareInfo::query_device_multiprocessor_count(dev);
-  }();
-  return count;
 }
 
 bool aligned16(const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data) % 16 == 0; }
@@ -88,7 +77,7 @@ void conv1d_cutlass_sm90_cuda(const Queue& q, const void* args) {
   if (!tile)
     throw std::logic_error("conv1d (cutlass sm90): no tile for x " + p.x.describe() + ", w " + p.w.describe() +
                            " (supports() declines it)");
-  tile->run(p, stream_of(q), sm_count());
+  tile->run(p, stream_of(q), multiprocessors());
 }
 
 }  // namespace music3::ops

@@ -214,16 +214,6 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-inline int multiprocessors() {
-  static const int count = [] {
-    int device = 0, n = 0;
-    check_cuda(cudaGetDevice(&device), "cudaGetDevice");
-    check_cuda(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-    return n;
-  }();
-  return count;
-}
-
 // Blocks of kKernel resident per multiprocessor (at least 1) with kSharedBytes of dynamic shared
 // memory, which it is allowed to use; set up once per kernel.
 template <auto kKernel, int kSharedBytes>

@@ -1,5 +1,6 @@
 // Small helpers every CUDA provider uses: the queue's stream, the post-launch
-// check, grid sizing for grid-stride loops, and the 16-byte alignment test of the vectorized paths.
+// check, grid sizing for grid-stride loops, the multiprocessor count, and the 16-byte alignment test of the
+// vectorized paths.
 // Contract: check_launch() throws std::runtime_error naming the op when the launch
 // (or an earlier asynchronous error on the device) failed.
 #pragma once
@@ -24,6 +25,17 @@ inline void check_launch(const char* op) {
 inline unsigned grid_for(int64_t n, int threads) {
   const int64_t blocks = (n + threads - 1) / threads;
   return static_cast<unsigned>(std::clamp<int64_t>(blocks, 1, 65535));
+}
+
+// The current device's multiprocessor count, asked once per process (the engine drives one device per process).
+inline int multiprocessors() {
+  static const int count = [] {
+    int device = 0, n = 0;
+    check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+    check_cuda(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+    return n;
+  }();
+  return count;
 }
 
 // True when p may be read or written as 16-byte vectors (uint4); a null pointer (an absent optional tensor) passes.

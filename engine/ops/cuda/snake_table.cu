@@ -71,13 +71,13 @@ __global__ void __launch_bounds__(kThreads)
 template <bool kVec8, bool kChannelsLast, typename Index>
 void launch(const SnakeArgs& p, Index channels, Index step, Index count, cudaStream_t stream) {
   auto* kernel = snake_table_kernel<kVec8, kChannelsLast, Index>;
-  check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSharedBytes)),
-             "snake (cuda.snake.table): cudaFuncSetAttribute");
-  int device = 0, sms = 0;
-  check_cuda(cudaGetDevice(&device), "snake (cuda.snake.table): cudaGetDevice");
-  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
-             "snake (cuda.snake.table): multiprocessor count");
-  const unsigned grid = std::min(grid_for(count, kThreads), static_cast<unsigned>(std::max(sms, 1)));
+  static const bool allowed = [kernel] {  // once per kernel, as gemv_bt.cuh's resident_blocks()
+    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSharedBytes)),
+               "snake (cuda.snake.table): cudaFuncSetAttribute");
+    return true;
+  }();
+  (void)allowed;
+  const unsigned grid = std::min(grid_for(count, kThreads), static_cast<unsigned>(std::max(multiprocessors(), 1)));
   const size_t shared = kTableBytes + size_t(channels) * sizeof(snake_table::Channel);
   kernel<<<grid, kThreads, shared, stream>>>(p.x.as<const bf16>(), p.alpha.as<const bf16>(), p.out.as<bf16>(), channels,
                                              step, count);
@@ -98,10 +98,13 @@ void launch_forms(const SnakeArgs& p, int64_t total, int64_t step, cudaStream_t 
 bool snake_table_supports(const void* args) {
   const auto& p = *static_cast<const SnakeArgs*>(args);
   if (p.x.shape[act_axes(p.act).channels] > kMaxChannels) return false;
-  int device = 0, optin = 0;
-  return cudaGetDevice(&device) == cudaSuccess &&
-         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess &&
-         size_t(optin) >= kSharedBytes;
+  static const bool fits = [] {  // asked once per process, like multiprocessors()
+    int device = 0, optin = 0;
+    return cudaGetDevice(&device) == cudaSuccess &&
+           cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess &&
+           size_t(optin) >= kSharedBytes;
+  }();
+  return fits;
 }
 
 void snake_table_cuda(const Queue& q, const void* args) {
