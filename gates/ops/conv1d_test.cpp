@@ -4,8 +4,8 @@
 // is named in the output and not run); the channel counts include multiples of 8 (128 and 16 output channels:
 // both SM80 CUTLASS tile shapes; 96, 192 and 128 channels-last: the three sm90 tiles on an H200) and counts off that
 // alignment (the cuBLAS fallback from the same staging); each with
-// channels-first and channels-last activations (a pair no enabled provider takes is named and not run; with the
-// opt-in cuda.conv1d.narrow_staged enabled, its narrow channels-last cases run on it with the narrow kernel's bits);
+// channels-first and channels-last activations (a pair no enabled provider takes is named and not run; where
+// cuda.conv1d.narrow_staged is enabled, its narrow channels-last cases run on it with the narrow kernel's bits);
 // preferred_conv1d_layout; the residual epilogue bit for bit against conv then add; entry-point refusals named.
 #include <gtest/gtest.h>
 
@@ -72,7 +72,7 @@ bool layout_has_provider(const Queue& q, ops::ConvWeightLayout layout, ops::ActL
 
 constexpr const char* kNarrowStaged = "cuda.conv1d.narrow_staged";
 
-// Where the opt-in cuda.conv1d.narrow_staged is enabled (op_conv1d_cuda_narrow_staged): it ran the narrow call
+// Where cuda.conv1d.narrow_staged is enabled (every run but op_conv1d_cuda_narrow_plain): it ran the narrow call
 // `args`, whose output was `got`, with the bits of cuda.conv1d's narrow kernel (the same call with it out of
 // selection).
 void expect_narrow_kernels_bits(const Queue& q, const ops::Conv1dArgs& args, const ops::Provider* runs,
@@ -108,7 +108,8 @@ void check_layout(ops::ConvWeightLayout layout, ops::ActLayout act) {
     const ops::Conv1dArgs args{xb, wb, bb, pb, ab, ob, c.dilation, c.pad, layout, act};
     const ops::Provider* runs = ops::registry().find(ops::OpId::Conv1d, q.device, &args);
     ops::conv1d(q, args);
-    if (ops::registry().enabled(kNarrowStaged) && act == ops::ActLayout::ChannelsLast && c.cout <= 4 && c.cin % 8 == 0)
+    if (!q.is_cpu() && ops::registry().enabled(kNarrowStaged) && act == ops::ActLayout::ChannelsLast && c.cout <= 4 &&
+        c.cin % 8 == 0)
       expect_narrow_kernels_bits(q, args, runs, ob.download<bf16>());
     expect_contract(from_act(ob.download<bf16>(), act, c.batch, c.cout, t_out), reference(c, x, w, bias),
                     std::string("layout ") + ops::conv_weight_layout_name(layout) + " " + ops::act_layout_name(act) +

@@ -4,8 +4,9 @@
 // (the arm's default there). supports() is host code (CUTLASS's can_implement() included), so the routing is checked
 // here without a device: every conv with channel counts that are multiples of 8 goes to cuda.conv1d.cutlass (a
 // can_implement() refusal would silently leave the window on cuBLAS), but for the channels-first 1x1 convs, which
-// with conv_out (Cout 1) go to cuda.conv1d from the same staging; on an H200 the channels-last ones go to
-// cuda.conv1d.cutlass_sm90 instead, and every one of those fits its tiles (checked on any machine, so a refusal
+// with the channels-first conv_out (Cout 1) go to cuda.conv1d from the same staging, and the channels-last conv_out,
+// which goes to cuda.conv1d.narrow_staged (a refusal would silently leave it on the slower narrow kernel); on an
+// H200 the channels-last ones go to cuda.conv1d.cutlass_sm90 instead, and every one of those fits its tiles (checked on any machine, so a refusal
 // cannot silently leave the window on the SM80 kernels). The device arm issues each residual unit's 1x1 conv with the
 // unit's identity as conv1d's residual epilogue: those calls, on an H200, go to cuda.conv1d.cutlass_sm90.fused
 // (elsewhere no provider takes them and the entry runs the plain routing above, then the separate add), and every
@@ -76,10 +77,13 @@ int cutlass_convs(ops::ActLayout act, int& sm90_takes, int& fused_takes) {
     EXPECT_NE(p, nullptr) << c.name;
     if (!p) continue;
     const bool aligned = c.cin % 8 == 0 && c.cout % 8 == 0, one_tap_first = c.taps == 1 && act == ops::ActLayout::ChannelsFirst;
+    const bool narrow_staged = c.cout <= 4 && c.cin % 8 == 0 && act == ops::ActLayout::ChannelsLast;
     // On an H200 the sm90 kernels take what their tiles take (counted by sm90_convs below); elsewhere the SM80 ones.
     const bool sm90 = p->name == "cuda.conv1d.cutlass_sm90";
-    EXPECT_EQ(sm90 ? "cuda.conv1d.cutlass" : p->name, aligned && !one_tap_first ? "cuda.conv1d.cutlass" : "cuda.conv1d")
-        << c.name << " " << ops::act_layout_name(act);
+    const char* want = narrow_staged ? "cuda.conv1d.narrow_staged"
+                       : aligned && !one_tap_first ? "cuda.conv1d.cutlass"
+                                                   : "cuda.conv1d";
+    EXPECT_EQ(sm90 ? "cuda.conv1d.cutlass" : p->name, want) << c.name << " " << ops::act_layout_name(act);
     EXPECT_TRUE(!sm90 || ops::conv1d_cutlass_sm90_takes(args)) << c.name;
     cutlass += p->name == "cuda.conv1d.cutlass" || sm90;
     sm90_takes += ops::conv1d_cutlass_sm90_takes(args);

@@ -9,8 +9,9 @@
 //    geometries are at most 64 channels wide, below every sm90 tile) with the residuals added in the sm90 kernels'
 //    epilogue and with them added by the separate add after the conv: the same bits, and on a device where the sm90
 //    kernels run, the fused provider took every residual unit's 1x1 conv.
-//  - where cuda.conv_transpose1d.staged is enabled (opt-in): the same window with and without it, the same bits, and
-//    it took every up-block's transposed conv; likewise cuda.conv1d.narrow_staged, which must take conv_out.
+//  - where cuda.conv_transpose1d.staged is enabled (every CUDA run but `_unstaged`): the same window with and without
+//    it, the same bits, and it took every up-block's transposed conv; likewise cuda.conv1d.narrow_staged, which must
+//    take conv_out.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -201,13 +202,13 @@ TEST(VocoderDevice, FusedResidualGivesTheUnfusedBits) {
   }
 }
 
-// An opt-in provider (the `_cuda_opt_in` runs) against the path it replaces, at the full geometry: the same bits, and
-// it took `calls` of the window's ops (its metric `<metric>_samples_differ`). Skipped on a CPU queue and where the
-// provider is not enabled.
-void expect_opt_in_gives_the_same_bits(const std::string& provider, const std::string& metric, uint64_t calls) {
+// A provider against the older path it replaced (the window with it out of selection), at the full geometry: the same
+// bits, and it took `calls` of the window's ops (its metric `<metric>_samples_differ`). Skipped on a CPU queue and where
+// the provider is disabled (the `_unstaged` runs).
+void expect_replacement_gives_the_same_bits(const std::string& provider, const std::string& metric, uint64_t calls) {
   const Queue q = gate_queue(1);
   if (q.is_cpu()) GTEST_SKIP() << provider << " is a CUDA provider; this run's queue is the CPU";
-  if (!ops::registry().enabled(provider)) GTEST_SKIP() << provider << " is opt-in and not enabled in this run";
+  if (!ops::registry().enabled(provider)) GTEST_SKIP() << provider << " is disabled in this run";
   const auto r = full_window_with_and_without(q, provider, {provider});
   record(gate_id(), "full/synthetic3", metric + "_samples_differ", double(r.differ), 0);
   EXPECT_EQ(r.differ, 0u);
@@ -217,14 +218,14 @@ void expect_opt_in_gives_the_same_bits(const std::string& provider, const std::s
 // The staged col2im against cuda.conv_transpose1d at the full geometry's up-blocks (768, 384, 192 and 96 output
 // channels, strides 8, 8, 4, 2): it must take all four.
 TEST(VocoderDevice, StagedTransposedConvGivesTheGatherBits) {
-  expect_opt_in_gives_the_same_bits("cuda.conv_transpose1d.staged", "staged_col2im",
+  expect_replacement_gives_the_same_bits("cuda.conv_transpose1d.staged", "staged_col2im",
                                     uint64_t(vocoder::vocoder_geometry("full").blocks()));
 }
 
 // The narrow conv with 16-byte staging against cuda.conv1d's narrow kernel at conv_out (96 -> 1, k 7), the window's
 // one narrow conv.
 TEST(VocoderDevice, NarrowStagedConvGivesTheNarrowKernelsBits) {
-  expect_opt_in_gives_the_same_bits("cuda.conv1d.narrow_staged", "narrow_staged", 1);
+  expect_replacement_gives_the_same_bits("cuda.conv1d.narrow_staged", "narrow_staged", 1);
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 // 16-byte reads are conflict-free) instead of 2-byte loads with two divisions each, and the same sum in the same
 // order, so the same bits. Why: at ~0.24 ms per window the narrow kernel reads x at ~0.56 TB/s, its staging a
 // chain of dependent 2-byte loads per thread. One block per kTile output positions and batch row, kTile threads.
-// Opt-in (engine/ops/registry.h) until its gates have run on a device: op_conv1d_cuda_narrow_staged,
-// gate_vocoder_{device,stages}_cuda_opt_in; the host gate op_narrow_conv_host runs its bodies on the CPU.
+// Gates: op_conv1d_cuda (its narrow cases against the narrow kernel's bits), gate_vocoder_device_cuda (conv_out);
+// the host gate op_narrow_conv_host runs its bodies on the CPU.
 #include <climits>
 
 #include "engine/core/bf16.h"

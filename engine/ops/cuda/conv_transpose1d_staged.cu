@@ -3,8 +3,8 @@
 // the staged col2im of staged_col2im.cuh, one block per (sample block, channel block, batch row), 256 threads.
 // Why: cuda.conv_transpose1d's col2im reads one 2-byte column element per output element with a stride of K
 // elements between neighbouring threads, and divides per element; this reads and writes every byte 16 at a time.
-// Opt-in (engine/ops/registry.h) until its gates have run on a device (op_conv_transpose1d_cuda_staged,
-// gate_vocoder_{device,stages}_cuda_opt_in); the host gate op_staged_col2im_host runs the kernel's bodies on the CPU.
+// Gates: op_conv_transpose1d_cuda, gate_vocoder_{device,stages}_cuda (the device gate: the gather's bits on all four
+// up-blocks); the host gate op_staged_col2im_host runs the kernel's bodies on the CPU.
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/conv_transpose1d_columns.h"
 #include "engine/ops/cuda/cuda_providers.h"

@@ -1,15 +1,16 @@
-// cuda.snake.table: snake on CUDA with the sine's half from a 65,536-entry table (snake_table.cuh), so the kernel is
+// cuda.snake.table: snake on CUDA with the sine's half from a 32,768-entry table (snake_table.cuh), so the kernel is
 // a stream of 16-byte loads and stores with a shared-memory lookup per element, not a full-range sinf per element.
-// The table (128 KiB, bf16(bf16(sin(u))^2) per bf16 pattern u) is written at build time by snake_table_gen from the
-// CPU provider's snake_sin_square and compiled in as device data: no state is set up at run time, and the result is
-// the CPU provider's bits (cuda.snake's sinf differs from the C library's in rare bf16 ties).
-// Blocks: one per multiprocessor (grid-stride), 1,024 threads; each block first copies the table into shared memory
-// (16-byte copies) and forms (alpha, inverse) per channel, then runs one of two forms, as cuda.snake does:
+// The table (64 KiB, bf16(bf16(sin(u))^2) per bf16 magnitude pattern u: the square is even) is written at build time
+// by snake_table_gen from the CPU provider's snake_sin_square and compiled in as device data: no state is set up at
+// run time, and the result is the CPU provider's bits (cuda.snake's sinf differs from the C library's in rare bf16
+// ties). Blocks: two per multiprocessor (grid-stride), 1,024 threads each, so a multiprocessor holds 2,048 threads (the
+// 65,536-entry table of 128 KiB held one block: 1.4 TB/s at 96 channels on the H200, 16f4763); each block first copies
+// the table into shared memory (16-byte copies) and forms (alpha, inverse) per channel, then runs one of two forms, as
+// cuda.snake does:
 // - 16-byte form (x and out 16-byte aligned, and C % 8 == 0 channels-last or T % 8 == 0 channels-first): 8 elements
 //   per step, channels c .. c + 7 (channels-last) or all c (channels-first);
 // - element form (any other shape): one element per step.
-// Channels up to 2,048 (the per-channel table: 16 KiB beside the 128 KiB); x may be out. Opt-in (registry.h) until
-// its gates have run on a device: op_snake_cuda_table, gate_vocoder_{device,stages}_cuda_opt_in.
+// Channels up to 2,048 (the per-channel table: 16 KiB beside the 64 KiB); x may be out.
 #include <algorithm>
 #include <climits>
 
@@ -27,6 +28,7 @@ __device__ __align__(16) const uint16_t kSinSquareTable[snake_table::kEntries] =
 };
 
 constexpr int kThreads = 1024;
+constexpr int kBlocksPerMultiprocessor = 2;  // 2 x (64 + up to 16) KiB of shared memory, 2,048 threads
 constexpr int kVec = 8;  // bf16 per 16-byte vector
 constexpr int kMaxChannels = 2048;
 constexpr size_t kTableBytes = snake_table::kEntries * sizeof(uint16_t);
@@ -34,7 +36,7 @@ constexpr size_t kSharedBytes = kTableBytes + kMaxChannels * sizeof(snake_table:
 
 // kVec8: `count` vectors of 8 (channels c .. c + 7 when kChannelsLast, else all c); otherwise `count` elements.
 template <bool kVec8, bool kChannelsLast, typename Index>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
     snake_table_kernel(const bf16* x, const bf16* __restrict__ alpha, bf16* out, Index channels, Index step,
                        Index count) {
   extern __shared__ __align__(16) unsigned char shared[];
@@ -46,8 +48,7 @@ __global__ void __launch_bounds__(kThreads)
   __syncthreads();
   const Index stride = static_cast<Index>(gridDim.x) * kThreads;
   if constexpr (kVec8) {
-    // Two vectors per step, both loaded before either is formed: 32 bytes in flight per thread, since one block of
-    // 1,024 threads per multiprocessor (the table's shared memory) is half the occupancy a plain stream would have.
+    // Two vectors per step, both loaded before either is formed: 32 bytes in flight per thread.
     const auto form = [&](Index v, uint4 xv) {
       const Index first = v * kVec, c = (first / step) % channels;
       bf16* e = reinterpret_cast<bf16*>(&xv);
@@ -77,7 +78,8 @@ void launch(const SnakeArgs& p, Index channels, Index step, Index count, cudaStr
     return true;
   }();
   (void)allowed;
-  const unsigned grid = std::min(grid_for(count, kThreads), static_cast<unsigned>(std::max(multiprocessors(), 1)));
+  const unsigned grid = std::min(grid_for(count, kThreads),
+                                 static_cast<unsigned>(kBlocksPerMultiprocessor * std::max(multiprocessors(), 1)));
   const size_t shared = kTableBytes + size_t(channels) * sizeof(snake_table::Channel);
   kernel<<<grid, kThreads, shared, stream>>>(p.x.as<const bf16>(), p.alpha.as<const bf16>(), p.out.as<bf16>(), channels,
                                              step, count);
