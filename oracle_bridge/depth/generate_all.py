@@ -13,7 +13,6 @@ OUTDIR/checkpoints (and OUTDIR/goldens, unless --checkpoints-only) are removed f
 to match the sha256 recorded in the committed manifest, oracle_bridge/goldens/depth/manifest.json, so C++ gates read
 exactly the weights the committed goldens were made from. Exit status: 0 ok, 1 mismatch, 2 pin violation.
 """
-import json
 import os
 import pathlib
 import shutil
@@ -31,6 +30,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from diffusers.modular_pipelines.minimax_music3 import encoders  # noqa: E402
 from diffusers.utils import logging as diffusers_logging  # noqa: E402
 
+import component_oracle  # noqa: E402
 import geometries  # noqa: E402
 import make_checkpoint  # noqa: E402
 import make_goldens  # noqa: E402
@@ -65,23 +65,8 @@ def build_manifest(outdir, written):
         "seeds": list(geometries.SEEDS),
         "embedded": {"geometry": geometry, "seed": seed,
                      "path": f"checkpoints/{geometry}/seed{seed}/{make_checkpoint.COMPONENT}"},
-        "files": {path.relative_to(outdir).as_posix(): manifest.describe(path) for path in sorted(written)},
+        "files": component_oracle.file_table(outdir, written),
     }
-
-
-def verify_against_committed(outdir, written):
-    """Messages for every written checkpoint file whose sha256 differs from the committed manifest's."""
-    if not COMMITTED_MANIFEST.is_file():
-        return [f"{COMMITTED_MANIFEST} is missing: cannot vouch for the checkpoints"]
-    recorded = json.loads(COMMITTED_MANIFEST.read_text())["files"]
-    problems = []
-    for path in written:
-        key = path.relative_to(outdir).as_posix()
-        actual = manifest.sha256_file(path)
-        expected = recorded.get(key, {}).get("sha256")
-        if actual != expected:
-            problems.append(f"{key}: sha256 {actual}, committed manifest records {expected}")
-    return problems
 
 
 def generate(outdir, checkpoints_only):
@@ -116,7 +101,7 @@ def main(argv):
         print(f"generate_all: golden self-check failed: {error}", file=sys.stderr)
         return 1
     if checkpoints_only:
-        problems = verify_against_committed(outdir, written)
+        problems = component_oracle.committed_problems(outdir, written, COMMITTED_MANIFEST)
         for problem in problems:
             print(f"generate_all: checkpoint differs from the committed manifest: {problem}", file=sys.stderr)
         if problems:

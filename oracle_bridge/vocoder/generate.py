@@ -1,6 +1,6 @@
 """Writes every vocoder checkpoint and golden and the manifest that describes them.
 
-Usage: generate.py OUTDIR [--checkpoints-only]
+Usage: generate.py OUTDIR [--checkpoints-only | --check]
   OUTDIR/checkpoints/<geometry>/seed<k>/vocoder/{config.json,diffusion_pytorch_model.safetensors}
   OUTDIR/goldens/parity/<geometry>/seed<k>.safetensors, OUTDIR/goldens/stitch/seed<k>.safetensors
   OUTDIR/goldens/manifest.json: the pinned versions, the geometry table, seeds, crops and hop, which golden tensors
@@ -9,15 +9,14 @@ Usage: generate.py OUTDIR [--checkpoints-only]
 OUTDIR/checkpoints (and OUTDIR/goldens, unless --checkpoints-only) are removed first. The committed copies live in
 oracle_bridge/goldens/vocoder/ (copy OUTDIR/goldens/* there after an intended change).
 --checkpoints-only writes the checkpoints alone (the ctest fixture `vocoder_oracle`) and requires each to match the
-sha256 in the committed manifest, so the gates read exactly the weights the goldens were made from.
-Exit status: 0 ok, 1 mismatch, 2 pin violation, 64 usage.
+sha256 in the committed manifest, so the gates read exactly the weights the goldens were made from; --check requires
+every written file to match it (the committed goldens are what the pinned upstream code produces here).
+Exit status: 0 ok, 1 mismatch, 2 pin violation, 64 usage (component_oracle.main).
 """
-import json
 import os
 import pathlib
 import shutil
 import sys
-import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -32,6 +31,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from diffusers.utils import logging as diffusers_logging  # noqa: E402
 
+import component_oracle  # noqa: E402
 import make_vocoder_checkpoint  # noqa: E402
 import make_vocoder_goldens  # noqa: E402
 import manifest  # noqa: E402
@@ -50,21 +50,8 @@ def build_manifest(outdir, written):
         "seeds": list(geometries.SEEDS),
         "stitch": {"geometry": geometries.STITCH_GEOMETRY,
                    "lengths": {str(s): geometries.stitch_lengths(s) for s in geometries.SEEDS}},
-        "files": {p.relative_to(outdir).as_posix(): manifest.describe(p) for p in sorted(written)},
+        "files": component_oracle.file_table(outdir, written),
     }
-
-
-def verify_against_committed(outdir, written):
-    if not COMMITTED_MANIFEST.is_file():
-        return [f"{COMMITTED_MANIFEST} is missing: cannot vouch for the checkpoints"]
-    recorded = json.loads(COMMITTED_MANIFEST.read_text())["files"]
-    problems = []
-    for path in written:
-        key = path.relative_to(outdir).as_posix()
-        actual, expected = manifest.sha256_file(path), recorded.get(key, {}).get("sha256")
-        if actual != expected:
-            problems.append(f"{key}: sha256 {actual}, committed manifest records {expected}")
-    return problems
 
 
 def generate(outdir, checkpoints_only):
@@ -88,25 +75,6 @@ def generate(outdir, checkpoints_only):
     return written
 
 
-def main(argv):
-    args = [a for a in argv[1:] if a != "--checkpoints-only"]
-    checkpoints_only = len(args) != len(argv) - 1
-    if len(args) != 1:
-        print(f"usage: {argv[0]} OUTDIR [--checkpoints-only]", file=sys.stderr)
-        return 64
-    diffusers_logging.set_verbosity_error()
-    started = time.monotonic()
-    outdir = pathlib.Path(args[0]).resolve()
-    written = generate(outdir, checkpoints_only)
-    if checkpoints_only:
-        problems = verify_against_committed(outdir, written)
-        for problem in problems:
-            print(f"vocoder oracle: checkpoint differs from the committed manifest: {problem}", file=sys.stderr)
-        if problems:
-            return 1
-    print(f"vocoder oracle: wrote {len(written)} files under {outdir} in {time.monotonic() - started:.1f} s")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    diffusers_logging.set_verbosity_error()
+    sys.exit(component_oracle.main(sys.argv, "vocoder", generate, COMMITTED_MANIFEST))
