@@ -141,9 +141,9 @@ TEST(Snake, TableProviderGivesTheCpuProviderBits) {
                                      (offset ? " one element off" : " aligned"));
 }
 
-// Every bf16 pattern (NaN, infinities, subnormals and both zeros included) as input, under 8 alphas (a negative one, a
-// zero one, 1e-9's neighbourhood, large ones), either layout, both forms: the table provider gives the CPU provider's
-// bits, its three roundings and the table's NaN entries included.
+// Every bf16 pattern (NaN, infinities, subnormals and both zeros included) as input under each of 8 alphas (a negative
+// one, a zero one, 1e-9's neighbourhood, large ones), either layout, both forms: the table provider gives the CPU
+// provider's bits, its three roundings and the table's NaN entries included.
 TEST(Snake, TableProviderGivesTheCpuProviderBitsOnEveryPattern) {
   const Queue q = provider_queue(0);
   if (q.is_cpu()) GTEST_SKIP() << "the table providers are CUDA providers; this run's queue is the CPU";
@@ -152,10 +152,19 @@ TEST(Snake, TableProviderGivesTheCpuProviderBitsOnEveryPattern) {
   std::vector<bf16> alpha;
   for (const double a : {-1.5, 0.0, 1e-9, 0.05, 1.0, 3.0, 250.0, 3.0e38}) alpha.push_back(bf16_from_f64(a));
   const auto channels = static_cast<int64_t>(alpha.size());
-  const int64_t time = 65536 / kBatch;  // kBatch x 8 channels x 32,768 positions: every pattern once per channel
+  const int64_t time = 65536 / kBatch;  // each channel's kBatch x 32,768 positions hold every pattern once
   for (const auto act : ops::kActLayouts) {
     std::vector<bf16> x(size_t(kBatch * channels * time));
-    for (size_t i = 0; i < x.size(); ++i) x[i] = bf16{uint16_t(i * 40503u)};  // 40503 odd: a permutation mod 2^16
+    for (int64_t b = 0; b < kBatch; ++b)
+      for (int64_t c = 0; c < channels; ++c)
+        for (int64_t t = 0; t < time; ++t) {
+          // position (b, t) of channel c: pattern (b T + t) 40503 + c 4099 mod 2^16, a permutation of the 65,536 per
+          // channel (40503 is odd), shifted per channel so neighbouring channels see different patterns
+          const auto pattern = static_cast<uint16_t>(uint32_t(b * time + t) * 40503u + uint32_t(c) * 4099u);
+          const int64_t at = act == ops::ActLayout::ChannelsLast ? (b * time + t) * channels + c
+                                                                  : (b * channels + c) * time + t;
+          x[size_t(at)] = bf16{pattern};
+        }
     for (const int64_t offset : {0, 1})
       expect_cpu_provider_bits(q, x, alpha, time, act, offset, table,
                                std::string(ops::act_layout_name(act)) + " every pattern" +

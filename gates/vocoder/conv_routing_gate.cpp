@@ -6,8 +6,8 @@
 // can_implement() refusal would silently leave the window on cuBLAS), but for the channels-first 1x1 convs, which
 // with the channels-first conv_out (Cout 1) go to cuda.conv1d from the same staging, and the channels-last conv_out,
 // which goes to cuda.conv1d.narrow_staged (a refusal would silently leave it on the slower narrow kernel); on an
-// H200 the channels-last ones go to cuda.conv1d.cutlass_sm90 instead, and every one of those fits its tiles (checked on any machine, so a refusal
-// cannot silently leave the window on the SM80 kernels). The device arm issues each residual unit's 1x1 conv with the
+// H200 the channels-last ones go to cuda.conv1d.cutlass_sm90 instead, and every one of those fits its tiles
+// (checked on any machine, so a refusal cannot silently leave the window on the SM80 kernels). The device arm issues each residual unit's 1x1 conv with the
 // unit's identity as conv1d's residual epilogue: those calls, on an H200, go to cuda.conv1d.cutlass_sm90.fused
 // (elsewhere no provider takes them and the entry runs the plain routing above, then the separate add), and every
 // one of them fits its tile with that epilogue. The tensors are views of a never-read address.

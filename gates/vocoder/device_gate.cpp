@@ -216,16 +216,15 @@ void expect_replacement_gives_the_same_bits(const std::string& provider, const s
   const auto r = full_window_with_and_without(q, provider, {provider});
   record(gate_id(), "full/synthetic3", metric + "_samples_differ", double(r.differ), 0);
   EXPECT_EQ(r.differ, 0u);
-  EXPECT_EQ(r.calls[0], r.act == ops::ActLayout::ChannelsLast ? calls : 0) << provider << " on "
-                                                                            << ops::act_layout_name(r.act)
-                                                                            << " activations";
+  const uint64_t expected = r.act == ops::ActLayout::ChannelsLast ? calls : 0;
+  EXPECT_EQ(r.calls[0], expected) << provider << " on " << ops::act_layout_name(r.act) << " activations";
 }
 
 // The staged col2im against cuda.conv_transpose1d at the full geometry's up-blocks (768, 384, 192 and 96 output
 // channels, strides 8, 8, 4, 2): it must take all four.
 TEST(VocoderDevice, StagedTransposedConvGivesTheGatherBits) {
   expect_replacement_gives_the_same_bits("cuda.conv_transpose1d.staged", "staged_col2im",
-                                    uint64_t(vocoder::vocoder_geometry("full").blocks()));
+                                         uint64_t(vocoder::vocoder_geometry("full").blocks()));
 }
 
 // The narrow conv with 16-byte staging against cuda.conv1d's narrow kernel at conv_out (96 -> 1, k 7), the window's

@@ -3,7 +3,7 @@
 // f32 as to_bf16 does; only its NaN (the canonical 0x7FFF) differs, so a NaN input is mapped to 0x7FC0 after it.
 // Why: to_bf16's integer rounding costs about seven integer instructions, and a Snake that rounds three times per
 // element is bound by the integer pipe on the H200 (cuda.snake.table at 1.8 TB/s, 43 % of the copy ceiling). The
-// gate core_bf16_cvt_cuda compares it with to_bf16 on every one of the 2^32 f32 patterns.
+// gate op_bf16_cvt_cuda compares it with to_bf16 on every one of the 2^32 f32 patterns.
 #pragma once
 #include <cstdint>
 

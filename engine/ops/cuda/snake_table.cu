@@ -80,7 +80,7 @@ void launch(const SnakeArgs& p, Index channels, Index step, Index count, cudaStr
   auto* kernel = snake_table_kernel<kVec8, kChannelsLast, Index, Round>;
   static const bool allowed = [kernel] {  // once per kernel, as gemv_bt.cuh's resident_blocks()
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSharedBytes)),
-               "snake (cuda.snake.table): cudaFuncSetAttribute");
+               "snake (the table kernel): cudaFuncSetAttribute");
     return true;
   }();
   (void)allowed;
