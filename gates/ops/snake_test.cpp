@@ -2,8 +2,8 @@
 // rounding points, in place and out of place, with wide inputs and per-channel alphas from 0.05 to 20; snake with
 // channels-first and channels-last activations, 7 channels (T 1000: CUDA's 16-byte form channels-first, its
 // element form channels-last) and 24 (its 16-byte form both ways); and the same bits from a 16-byte aligned
-// tensor and from one a single element off (CUDA's two forms); where a table provider (cuda.snake.table, or the opt-in
-// cuda.snake.table.cvt) is enabled, the CPU provider's bits exactly, on these inputs and on every bf16 pattern.
+// tensor and from one a single element off (CUDA's two forms); where cuda.snake.table is enabled, the CPU provider's
+// bits exactly, on these inputs and on every bf16 pattern.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -90,18 +90,13 @@ TEST(Snake, AlignedAndMisalignedTensorsGiveTheSameBits) {
   }
 }
 
-// The table provider this run selects: cuda.snake.table.cvt where it is enabled (op_snake_cuda_table_cvt), else
-// cuda.snake.table (every run but op_snake_cuda_sinf); "" when neither is.
-std::string table_provider() {
-  for (const char* name : {"cuda.snake.table.cvt", "cuda.snake.table"})
-    if (ops::registry().enabled(name)) return name;
-  return "";
-}
+// The table provider, enabled in every run but op_snake_cuda_sinf.
+constexpr const char* kTableProvider = "cuda.snake.table";
 
-// The snake of `x` ([kBatch, C, T] values in `act`'s order) on q, by the provider `expected` (checked), against the
-// CPU provider's bits; `offset` elements off a 16-byte boundary.
+// The snake of `x` ([kBatch, C, T] values in `act`'s order) on q, by the table provider (checked), against the CPU
+// provider's bits; `offset` elements off a 16-byte boundary.
 void expect_cpu_provider_bits(const Queue& q, const std::vector<bf16>& x, const std::vector<bf16>& alpha, int64_t time,
-                              ops::ActLayout act, int64_t offset, const std::string& expected, const std::string& what) {
+                              ops::ActLayout act, int64_t offset, const std::string& what) {
   const auto channels = static_cast<int64_t>(alpha.size());
   const Shape shape = ops::act_shape(act, kBatch, channels, time);
   const auto n = static_cast<int64_t>(x.size());
@@ -114,7 +109,7 @@ void expect_cpu_provider_bits(const Queue& q, const std::vector<bf16>& x, const 
   const ops::SnakeArgs args{xt, ab, ot, act};
   const ops::Provider* runs = ops::registry().find(ops::OpId::Snake, q.device, &args);
   ASSERT_NE(runs, nullptr) << what;
-  EXPECT_EQ(runs->name, expected) << what;
+  EXPECT_EQ(runs->name, kTableProvider) << what;
   ops::snake(q, xt, ab, ot, act);
   const Queue host = cpu_queue();
   DeviceArray hx(host, DType::BF16, shape), ha(host, DType::BF16, {channels}), ho(host, DType::BF16, shape);
@@ -124,19 +119,18 @@ void expect_cpu_provider_bits(const Queue& q, const std::vector<bf16>& x, const 
   EXPECT_EQ(bits(std::vector<bf16>(got.begin() + offset, got.begin() + offset + n)), bits(ho.download<bf16>())) << what;
 }
 
-// Where a table provider is enabled, it takes every snake of this gate, both forms (7 and 24 channels, either layout,
+// Where cuda.snake.table is enabled, it takes every snake of this gate, both forms (7 and 24 channels, either layout,
 // aligned and one element off), and gives the CPU provider's bits: its table is the CPU provider's sine (cuda.snake's
 // own sinf may differ from it in rare bf16 ties, which expect_contract allows).
 TEST(Snake, TableProviderGivesTheCpuProviderBits) {
   const Queue q = provider_queue(0);
-  if (q.is_cpu()) GTEST_SKIP() << "the table providers are CUDA providers; this run's queue is the CPU";
-  const std::string table = table_provider();
-  if (table.empty()) GTEST_SKIP() << "no table provider is enabled in this run";
+  if (q.is_cpu()) GTEST_SKIP() << "cuda.snake.table is a CUDA provider; this run's queue is the CPU";
+  if (!ops::registry().enabled(kTableProvider)) GTEST_SKIP() << "cuda.snake.table is not enabled in this run";
   for (const int64_t channels : {kChannels, int64_t{24}})
     for (const auto act : ops::kActLayouts)
       for (const int64_t offset : {0, 1})  // 16-byte aligned, then one element off
         expect_cpu_provider_bits(q, normal_bf16(size_t(kBatch * channels * kTime), 91 + uint64_t(channels), 4.0),
-                                 alphas(channels), kTime, act, offset, table,
+                                 alphas(channels), kTime, act, offset,
                                  std::string(ops::act_layout_name(act)) + " C=" + std::to_string(channels) +
                                      (offset ? " one element off" : " aligned"));
 }
@@ -146,9 +140,8 @@ TEST(Snake, TableProviderGivesTheCpuProviderBits) {
 // provider's bits, its three roundings and the table's NaN entries included.
 TEST(Snake, TableProviderGivesTheCpuProviderBitsOnEveryPattern) {
   const Queue q = provider_queue(0);
-  if (q.is_cpu()) GTEST_SKIP() << "the table providers are CUDA providers; this run's queue is the CPU";
-  const std::string table = table_provider();
-  if (table.empty()) GTEST_SKIP() << "no table provider is enabled in this run";
+  if (q.is_cpu()) GTEST_SKIP() << "cuda.snake.table is a CUDA provider; this run's queue is the CPU";
+  if (!ops::registry().enabled(kTableProvider)) GTEST_SKIP() << "cuda.snake.table is not enabled in this run";
   std::vector<bf16> alpha;
   for (const double a : {-1.5, 0.0, 1e-9, 0.05, 1.0, 3.0, 250.0, 3.0e38}) alpha.push_back(bf16_from_f64(a));
   const auto channels = static_cast<int64_t>(alpha.size());
@@ -166,7 +159,7 @@ TEST(Snake, TableProviderGivesTheCpuProviderBitsOnEveryPattern) {
           x[size_t(at)] = bf16{pattern};
         }
     for (const int64_t offset : {0, 1})
-      expect_cpu_provider_bits(q, x, alpha, time, act, offset, table,
+      expect_cpu_provider_bits(q, x, alpha, time, act, offset,
                                std::string(ops::act_layout_name(act)) + " every pattern" +
                                    (offset ? ", one element off" : ", aligned"));
   }

@@ -47,7 +47,6 @@ void conv_transpose1d_staged_cuda(const Queue& q, const void* args);
 bool conv_transpose1d_staged_supports(const void* args);  // channels-last, K = 2 stride, Cout % 8 == 0, 16-byte aligned
 void snake_cuda(const Queue& q, const void* args);
 void snake_table_cuda(const Queue& q, const void* args);
-void snake_table_cvt_cuda(const Queue& q, const void* args);  // the same, rounding by the hardware conversion
 bool snake_table_supports(const void* args);  // up to 2,048 channels, 80 KiB of shared memory per block
 void tanh_cuda(const Queue& q, const void* args);
 void gqa_attention_cuda(const Queue& q, const void* args);

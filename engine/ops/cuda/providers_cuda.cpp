@@ -63,11 +63,6 @@ void register_cuda_providers(OpRegistry& r) {
   // The sine's half from a build-time table of the CPU provider's values (the CPU's bits, no sinf per element; the
   // window 11.8 -> 10.5 ms on the H200, 16f4763); MUSIC3_DISABLE_PROVIDERS=cuda.snake.table reaches cuda.snake.
   r.add({"cuda.snake.table", OpId::Snake, DeviceType::CUDA, 1, snake_table_cuda, snake_table_supports});
-  // The same kernel with its roundings by the hardware conversion (the same bits: bf16_cvt.cuh, gated on every f32).
-  // Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.snake.table.cvt) until its GPU gates and its A/B against cuda.snake.table
-  // have run on the H200.
-  r.add({"cuda.snake.table.cvt", OpId::Snake, DeviceType::CUDA, 2, snake_table_cvt_cuda, snake_table_supports,
-         /*opt_in=*/true});
   r.add({"cuda.tanh", OpId::Tanh, DeviceType::CUDA, 0, tanh_cuda});
   r.add({"cuda.gqa_attention", OpId::GqaAttention, DeviceType::CUDA, 0, gqa_attention_cuda});
   r.add({"cuda.layer_norm", OpId::LayerNorm, DeviceType::CUDA, 0, layer_norm_cuda});

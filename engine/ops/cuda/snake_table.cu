@@ -11,14 +11,10 @@
 //   per step, channels c .. c + 7 (channels-last) or all c (channels-first);
 // - element form (any other shape): one element per step.
 // Channels up to 2,048 (the per-channel table: 16 KiB beside the 64 KiB); x may be out.
-// cuda.snake.table.cvt (opt-in) is the same kernel with its three roundings by the hardware conversion
-// (bf16_cvt.cuh: to_bf16 for every f32, so the same bits), not to_bf16's integer arithmetic: the one-binary A/B of
-// whether the Snake is bound by the integer pipe.
 #include <algorithm>
 #include <climits>
 
 #include "engine/core/bf16.h"
-#include "engine/ops/cuda/bf16_cvt.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/snake_table.cuh"
@@ -39,8 +35,7 @@ constexpr size_t kTableBytes = snake_table::kEntries * sizeof(uint16_t);
 constexpr size_t kSharedBytes = kTableBytes + kMaxChannels * sizeof(snake_table::Channel);
 
 // kVec8: `count` vectors of 8 (channels c .. c + 7 when kChannelsLast, else all c); otherwise `count` elements.
-// Round: the bf16 rounding (snake_table::PortableRounding or CvtRounding).
-template <bool kVec8, bool kChannelsLast, typename Index, class Round>
+template <bool kVec8, bool kChannelsLast, typename Index>
 __global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
     snake_table_kernel(const bf16* x, const bf16* __restrict__ alpha, bf16* out, Index channels, Index step,
                        Index count) {
@@ -58,8 +53,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
       const Index first = v * kVec, c = (first / step) % channels;
       bf16* e = reinterpret_cast<bf16*>(&xv);
 #pragma unroll
-      for (int k = 0; k < kVec; ++k)
-        e[k] = snake_table::snake_by_table(e[k], chan[kChannelsLast ? c + k : c], table, Round{});
+      for (int k = 0; k < kVec; ++k) e[k] = snake_table::snake_by_table(e[k], chan[kChannelsLast ? c + k : c], table);
       *reinterpret_cast<uint4*>(out + first) = xv;
     };
     for (Index v = blockIdx.x * static_cast<Index>(kThreads) + threadIdx.x; v < count; v += 2 * stride) {
@@ -71,16 +65,16 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
     }
   } else {
     for (Index v = blockIdx.x * static_cast<Index>(kThreads) + threadIdx.x; v < count; v += stride)
-      out[v] = snake_table::snake_by_table(x[v], chan[(v / step) % channels], table, Round{});
+      out[v] = snake_table::snake_by_table(x[v], chan[(v / step) % channels], table);
   }
 }
 
-template <bool kVec8, bool kChannelsLast, typename Index, class Round>
+template <bool kVec8, bool kChannelsLast, typename Index>
 void launch(const SnakeArgs& p, Index channels, Index step, Index count, cudaStream_t stream) {
-  auto* kernel = snake_table_kernel<kVec8, kChannelsLast, Index, Round>;
+  auto* kernel = snake_table_kernel<kVec8, kChannelsLast, Index>;
   static const bool allowed = [kernel] {  // once per kernel, as gemv_bt.cuh's resident_blocks()
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSharedBytes)),
-               "snake (the table kernel): cudaFuncSetAttribute");
+               "snake (cuda.snake.table): cudaFuncSetAttribute");
     return true;
   }();
   (void)allowed;
@@ -91,27 +85,14 @@ void launch(const SnakeArgs& p, Index channels, Index step, Index count, cudaStr
                                              step, count);
 }
 
-template <typename Index, class Round>
+template <typename Index>
 void launch_forms(const SnakeArgs& p, int64_t total, int64_t step, cudaStream_t stream) {
   const auto channels = static_cast<Index>(p.x.shape[act_axes(p.act).channels]);
   const bool last = p.act == ActLayout::ChannelsLast;
   const bool vec8 = aligned16(p.x.data) && aligned16(p.out.data) && (last ? channels % kVec == 0 : step % kVec == 0);
-  if (vec8 && last) launch<true, true, Index, Round>(p, channels, Index(step), Index(total / kVec), stream);
-  else if (vec8) launch<true, false, Index, Round>(p, channels, Index(step), Index(total / kVec), stream);
-  else launch<false, false, Index, Round>(p, channels, Index(step), Index(total), stream);
-}
-
-template <class Round>
-void run(const Queue& q, const void* args, const char* what) {
-  const auto& p = *static_cast<const SnakeArgs*>(args);
-  const int64_t total = p.x.numel();
-  const int64_t step = p.act == ActLayout::ChannelsLast ? 1 : p.x.shape[act_axes(p.act).time];
-  // Every index formed (a vector's first element two grid strides on) stays in int32 up to ~1.07e9 elements.
-  if (total + 2 * int64_t(kVec) * kThreads * 65535 <= INT_MAX)
-    launch_forms<int32_t, Round>(p, total, step, stream_of(q));
-  else
-    launch_forms<int64_t, Round>(p, total, step, stream_of(q));
-  check_launch(what);
+  if (vec8 && last) launch<true, true, Index>(p, channels, Index(step), Index(total / kVec), stream);
+  else if (vec8) launch<true, false, Index>(p, channels, Index(step), Index(total / kVec), stream);
+  else launch<false, false, Index>(p, channels, Index(step), Index(total), stream);
 }
 
 }  // namespace
@@ -129,11 +110,15 @@ bool snake_table_supports(const void* args) {
 }
 
 void snake_table_cuda(const Queue& q, const void* args) {
-  run<snake_table::PortableRounding>(q, args, "snake (cuda.snake.table)");
-}
-
-void snake_table_cvt_cuda(const Queue& q, const void* args) {
-  run<CvtRounding>(q, args, "snake (cuda.snake.table.cvt)");
+  const auto& p = *static_cast<const SnakeArgs*>(args);
+  const int64_t total = p.x.numel();
+  const int64_t step = p.act == ActLayout::ChannelsLast ? 1 : p.x.shape[act_axes(p.act).time];
+  // Every index formed (a vector's first element two grid strides on) stays in int32 up to ~1.07e9 elements.
+  if (total + 2 * int64_t(kVec) * kThreads * 65535 <= INT_MAX)
+    launch_forms<int32_t>(p, total, step, stream_of(q));
+  else
+    launch_forms<int64_t>(p, total, step, stream_of(q));
+  check_launch("snake (cuda.snake.table)");
 }
 
 }  // namespace music3::ops

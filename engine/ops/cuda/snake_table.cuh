@@ -26,18 +26,11 @@ MUSIC3_HD Channel channel_for(bf16 alpha) {
   return {a, round_bf16(1.0f / round_bf16(a + 1e-9f))};
 }
 
-// The contract's bf16 rounding, to_bf16: the host's and the default kernel's (cuda.snake.table.cvt rounds the same
-// by the hardware conversion, bf16_cvt.cuh).
-struct PortableRounding {
-  MUSIC3_HD bf16 operator()(float f) const { return to_bf16(f); }
-};
-
-// Its three roundings through `round`, which must be to_bf16 for every f32.
-template <class Round = PortableRounding>
-MUSIC3_HD bf16 snake_by_table(bf16 x, const Channel& c, const uint16_t* table, Round round = {}) {
+// Its three roundings are to_bf16's, the contract's (engine/core/bf16.h), on the host and on the device alike.
+MUSIC3_HD bf16 snake_by_table(bf16 x, const Channel& c, const uint16_t* table) {
   const float v = to_f32(x);
-  const float square = to_f32(bf16{table[entry_of(round(c.alpha * v).bits)]});
-  return round(v + to_f32(round(c.inverse * square)));
+  const float square = to_f32(bf16{table[entry_of(to_bf16(c.alpha * v).bits)]});
+  return to_bf16(v + round_bf16(c.inverse * square));
 }
 
 }  // namespace music3::ops::snake_table
