@@ -26,7 +26,7 @@ MUSIC3_HD Channel channel_for(bf16 alpha) {
   return {a, round_bf16(1.0f / round_bf16(a + 1e-9f))};
 }
 
-// Its three roundings are to_bf16's, the contract's (engine/core/bf16.h), on the host and on the device alike.
+// The Snake of x by the table: its three roundings are to_bf16 (the contract, engine/core/bf16.h), host and device.
 MUSIC3_HD bf16 snake_by_table(bf16 x, const Channel& c, const uint16_t* table) {
   const float v = to_f32(x);
   const float square = to_f32(bf16{table[entry_of(to_bf16(c.alpha * v).bits)]});
