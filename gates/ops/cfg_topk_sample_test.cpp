@@ -215,6 +215,23 @@ TEST(CfgTopkSample, TopKOfAtLeastVKeepsEveryCode) {
   EXPECT_NE(sample(provider_queue(0), logits, e, kCfg, kTopK).code, lowest);
 }
 
+// -0 and +0 are one value: with cfg 0, u = +0 or -0 and c = -1 give g = +0 or -0 (u + (-0)), 50 of each, and
+// every other code g = -5; at top_k 50 the threshold is 0 and all 100 zeros are kept (each has no larger value),
+// so a -0 code with the smallest draw wins. A selection that ordered -0 below +0 would filter it.
+TEST(CfgTopkSample, SignedZerosTieAtTheThreshold) {
+  const int64_t vocab = 1024;
+  std::vector<bf16> logits(2 * vocab, to_bf16(-1.0f));
+  for (int64_t i = 0; i < vocab; ++i) logits[vocab + i] = to_bf16(-5.0f);
+  for (int64_t i = 0; i < 100; ++i) logits[vocab + i] = bf16{static_cast<uint16_t>(i % 2 ? 0x8000 : 0x0000)};
+  std::vector<float> e = exp_draws_for(vocab, 41);
+  for (float& x : e) x = std::max(x, 0.5f);
+  e[1] = 1e-6f;  // code 1: u = -0, so g = -0
+  const Sample s = sample(provider_queue(0), logits, e, 0.0f, kTopK);
+  EXPECT_EQ(f32_bits(s.guided[1]), 0x80000000u) << provider_name();
+  EXPECT_EQ(f32_bits(s.guided[0]), 0x00000000u) << provider_name();
+  EXPECT_EQ(s.code, 1) << provider_name();
+}
+
 // NaN and -inf guided values become -1e9, +inf becomes 1e9; the count covers the raw
 // logits of both rows and adds to the counter's previous value.
 TEST(CfgTopkSample, NonFiniteLogitsAreMappedAndCounted) {
