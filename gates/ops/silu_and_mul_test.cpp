@@ -54,8 +54,7 @@ void expect_close(const std::vector<bf16>& got, const std::vector<bf16>& ref, co
   EXPECT_GE(static_cast<double>(s.exact), 0.995 * static_cast<double>(s.nonzero_refs));
 }
 
-// 1380 x 64 and 300 x 8192: more rows than the CUDA 8-wide path's grid has block rows on any device of at most
-// 1056 resident blocks (the H200: 132 x 8), so its blocks walk several rows each and load the next row ahead.
+// 1380 x 64 and 300 x 8192: many rows of the CUDA 8-wide path's 2-D grid (the DiT's rows: 1,380).
 TEST(SiluAndMul, MatchesF64Reference) {
   for (auto [rows, inner, seed] :
        {std::tuple{2, 6144, 1}, std::tuple{5, 1001, 2}, std::tuple{1380, 64, 4}, std::tuple{300, 8192, 5}}) {
@@ -78,7 +77,7 @@ TEST(SiluAndMul, BitsDoNotDependOnThreadsOrMatchTheCpuProvider) {
 }
 
 // gate_second on a row is the default on the row with its halves swapped, bit for bit (both CUDA paths: the
-// 8-wide inner 6144, with blocks that walk several rows at 1380 x 64, and the scalar 1001).
+// 8-wide inner 6144, also at 1380 rows of 64, and the scalar 1001).
 TEST(SiluAndMul, GateSecondIsTheSwappedDefault) {
   for (auto [rows, inner, seed] : {std::tuple{3, 6144, 11}, std::tuple{4, 1001, 12}, std::tuple{1380, 64, 13}}) {
     const auto in = inputs(rows, inner, seed);

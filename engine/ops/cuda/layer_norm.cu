@@ -115,8 +115,6 @@ constexpr int kWarpRowsPerBlock = 4;
 constexpr int kChunk = 256;        // one 16-byte load per lane
 constexpr int kMaxChunks = 2048 / kChunk;
 
-__device__ __forceinline__ void prefetch_l1(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
-
 __device__ __forceinline__ void unpack8(const uint4& u, float* f) {
   const bf16* h = reinterpret_cast<const bf16*>(&u);
 #pragma unroll
@@ -127,22 +125,14 @@ __global__ void __launch_bounds__(kWarpRowsPerBlock * 32)
     layer_norm_warp_kernel(const bf16* x, const bf16* r, const bf16* __restrict__ w,
                            const bf16* __restrict__ b, bf16* h_out, bf16* __restrict__ a_out, int64_t rows,
                            int64_t n, float eps) {
-  const int lane = threadIdx.x % 32;
-  // Chunks this lane holds: its first index c * 256 + 8 lane lies inside the row.
-  const int chunks = static_cast<int>((n - lane * 8 + kChunk - 1) / kChunk);
-  // The lane's w and b (weights: no earlier kernel writes them) asked into L1 before the wait, so the loads after
-  // the two reductions hit L1 instead of waiting on L2 with the row's whole result behind them.
-#pragma unroll
-  for (int c = 0; c < kMaxChunks; ++c) {
-    if (c >= chunks) break;
-    prefetch_l1(w + c * kChunk + lane * 8);
-    prefetch_l1(b + c * kChunk + lane * 8);
-  }
   pdl_wait();
   pdl_trigger();
+  const int lane = threadIdx.x % 32;
   const int64_t row = static_cast<int64_t>(blockIdx.x) * kWarpRowsPerBlock + threadIdx.x / 32;
   if (row >= rows) return;
   const int64_t base = row * n;
+  // Chunks this lane holds: its first index c * 256 + 8 lane lies inside the row.
+  const int chunks = static_cast<int>((n - lane * 8 + kChunk - 1) / kChunk);
   float v[kMaxChunks][8];
   uint4 xv[kMaxChunks], rv[kMaxChunks];
 #pragma unroll
