@@ -36,7 +36,7 @@ OpCost label(const lm::LmConfig& c, int kv, ops::OpId op, const void* args) {
       const auto& p = *static_cast<const ops::AddRmsNormArgs*>(args);
       return {"add_rms_norm", 0, tensor_bytes({&p.x, &p.r, &p.w, &p.h_out, &p.a_out})};
     }
-    case OpId::QkNormRope: {  // the LM's own step runs it inside gqa_attention (below)
+    case OpId::QkNormRope: {
       const auto& p = *static_cast<const ops::QkNormRopeArgs*>(args);
       return {"qk_norm_rope", 0, 2 * tensor_bytes({&p.x}) + tensor_bytes({&p.q_norm, &p.k_norm})};
     }
@@ -47,10 +47,7 @@ OpCost label(const lm::LmConfig& c, int kv, ops::OpId op, const void* args) {
     case OpId::GqaAttention: {
       const auto& p = *static_cast<const ops::GqaAttentionArgs*>(args);
       const double rows = double(p.qkv.shape[0]), prefix = 2.0 * rows * kv * c.kv_width() * 2;  // K and V, bf16
-      if (!p.norm_rope) return {"gqa_attention", 0, prefix + tensor_bytes({&p.qkv, &p.out})};
-      const ops::QkNormRopeArgs& n = *p.norm_rope;
-      return {"gqa_attention (q/k norm + RoPE fused)", 0,
-              prefix + tensor_bytes({&p.qkv, &p.out, &n.q_norm, &n.k_norm})};
+      return {"gqa_attention", 0, prefix + tensor_bytes({&p.qkv, &p.out})};
     }
     default: return {ops::op_name(op), 0, 0};
   }

@@ -3,8 +3,8 @@
 // --geometry, through the production selector (select_lm_arm, device arm), after a prefill of --kv positions per row,
 // it times --steps steps of decode() + head() twice (step_breakdown.h): with the captured graphs replayed as
 // production runs them (host clock around the step, device time of the replays), then op by op with events around
-// each op, summed per role (lm_op_costs.h: the four layer GEMMs, the head, the norms, the attention over the K/V
-// prefix with its fused q/k norm and RoPE, silu_and_mul). The K/V prefix grows by one position per step (2 + 2 steps past --kv in all),
+// each op, summed per role (lm_op_costs.h: the four layer GEMMs, the head, the norms, qk_norm_rope, the attention
+// over the K/V prefix, silu_and_mul). The K/V prefix grows by one position per step (2 + 2 steps past --kv in all),
 // in a cache of --capacity positions per row (the AR loop reserves prompt + max_frames: the decode attention's grid
 // follows the capacity, not the prefix). --marginal adds each role's cost inside the production step (its calls
 // issued twice in the captured graph, minus the plain step: step_breakdown.h), what fusing it away can save at most.

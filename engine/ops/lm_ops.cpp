@@ -55,19 +55,15 @@ void check_rope(const char* op, const Tensor& x, const Tensor& cos, const Tensor
     check_disjoint(op, "x", x, name, *t);
 }
 
-// qk_norm_rope's checks, for the op itself and for gqa_attention's first step.
-void check_qk_norm_rope(const char* op, const QkNormRopeArgs& a, const Queue& q) {
+}  // namespace
+
+void qk_norm_rope(const Queue& q, const QkNormRopeArgs& a) {
+  const char* op = "qk_norm_rope";
   check_head_norm(op, "q_norm", "heads", a.x, a.q_norm, 0, a.heads, a.eps, q);
   check_tensor(op, "k_norm", a.k_norm, DType::BF16, 1, q);
   check_dim(op, "k_norm", a.k_norm, 0, a.q_norm.shape[0], "D of 'q_norm'");
   check_head_norm(op, "k_norm", "kv_heads", a.x, a.k_norm, a.heads, a.kv_heads, a.eps, q);
   check_rope(op, a.x, a.cos, a.sin, a.pos, a.batch, a.q_norm.shape[0], q);
-}
-
-}  // namespace
-
-void qk_norm_rope(const Queue& q, const QkNormRopeArgs& a) {
-  check_qk_norm_rope("qk_norm_rope", a, q);
   run(OpId::QkNormRope, q, &a);
 }
 
@@ -106,24 +102,6 @@ void gqa_attention(const Queue& q, const GqaAttentionArgs& a) {
     for (size_t j = i + 1; j < std::size(all); ++j)
       check_disjoint(op, all[j].first, *all[j].second, all[i].first, *all[i].second);
   if (!std::isfinite(a.scale)) fail_scalar(op, "scale", "must be finite, got " + std::to_string(a.scale));
-  if (const QkNormRopeArgs* n = a.norm_rope) {
-    check_qk_norm_rope(op, *n, q);
-    if (n->x.data != a.qkv.data || n->x.shape != a.qkv.shape)
-      fail_scalar(op, "norm_rope", "must norm this op's qkv " + a.qkv.describe() + ", got x " + n->x.describe());
-    if (n->pos.data != a.pos.data) fail_scalar(op, "norm_rope", "must read this op's pos");
-    if (n->heads != a.heads || n->kv_heads != a.kv_heads || n->batch != batch)
-      fail_scalar(op, "norm_rope", "must have heads " + std::to_string(a.heads) + ", kv_heads " +
-                                       std::to_string(a.kv_heads) + " and batch " + std::to_string(batch) +
-                                       " as the attention, got " + std::to_string(n->heads) + ", " +
-                                       std::to_string(n->kv_heads) + " and " + std::to_string(n->batch));
-    check_dim(op, "norm_rope.q_norm", n->q_norm, 0, dim, "D of the caches");
-    const std::pair<const char*, const Tensor*> read[] = {
-        {"norm_rope.q_norm", &n->q_norm}, {"norm_rope.k_norm", &n->k_norm}, {"norm_rope.cos", &n->cos},
-        {"norm_rope.sin", &n->sin}};
-    for (const auto& [r_name, r] : read)
-      for (size_t j = 0; j < std::size(all); ++j)
-        if (all[j].second != &a.qkv && all[j].second != &a.pos) check_disjoint(op, r_name, *r, all[j].first, *all[j].second);
-  }
   run(OpId::GqaAttention, q, &a);
 }
 

@@ -29,11 +29,6 @@
 //                 scale * q.k, unnormalised P rounded to bf16 before P.V, f32 sums, out bf16
 //                 [T*B, nH D]. Providers may split the positions into chunks, each with its own
 //                 max (the band, not the bits, is the contract across providers).
-//                 With `norm_rope` set, qk_norm_rope(*norm_rope) runs first, as part of the op (its x must be
-//                 qkv, its pos this pos, its heads, kv_heads and batch this op's): the stored k and the attended
-//                 q are the normed and rotated heads, bit for bit as the two ops in turn on the same provider;
-//                 afterwards qkv's q and k heads hold unspecified values (a provider may leave them unrotated).
-//                 The LM's decode step takes this form, so the norm needs no kernel of its own.
 // Thread-safety: as ops.h.
 #pragma once
 #include <cstdint>
@@ -58,7 +53,6 @@ struct GqaAttentionArgs {
   Tensor scratch;  // f32 [B * heads, gqa_chunks(Tmax), D + 2]: any contents, left as garbage
   int heads, kv_heads;
   float scale;
-  const QkNormRopeArgs* norm_rope = nullptr;  // the optional first step (above); not owned
 };
 
 void gqa_attention(const Queue& q, const GqaAttentionArgs& args);

@@ -54,7 +54,7 @@ TEST(LmBreakdown, EveryOpOfADecodeStepInItsRow) {
   const StepBreakdown m = measure_step(q, make_step, lm_op_labeler(cfg, kKv), kSteps, "lm_breakdown_test");
   const int64_t L = cfg.layers;
   const std::map<std::string, int64_t> want = {
-      {"rms_norm", 1},         {"matmul_bt qkv", L},      {"gqa_attention (q/k norm + RoPE fused)", L},
+      {"rms_norm", 1},         {"matmul_bt qkv", L},      {"qk_norm_rope", L},   {"gqa_attention", L},
       {"matmul_bt wo", L},     {"add_rms_norm", 2 * L},   {"matmul_bt gate_up", L}, {"silu_and_mul", L},
       {"matmul_bt down", L},   {"matmul_bt head (sliced)", 1}};
   ASSERT_EQ(m.steps, kSteps);

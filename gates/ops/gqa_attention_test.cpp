@@ -4,8 +4,8 @@
 // kGqaChunk positions per chunk, combined with the chunk maxima), on decode steps and
 // causal prefills with GQA 4:1 and an odd group of 5; the K/V rows stored at pos .. pos +
 // T - 1 and every other cache row untouched (rows past the prefix poisoned with NaN, so
-// reading one shows), and a decode at a head width off the 8-value grid; the optional q/k norm + RoPE first step
-// against the two ops in turn, bit for bit; thread-count invariance (CPU); a position past the cache refused (CPU).
+// reading one shows), and a decode at a head width off the 8-value grid; thread-count invariance (CPU); a position past
+// the cache refused (CPU).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -179,93 +179,6 @@ TEST(GqaAttention, DecodeWithAHeadWidthOffTheVectorGrid) {
   const Case c{1, 2, 8, 2, 36, 50, 44, 0.4f};
   const Inputs in = make_inputs(c, 90);
   expect_close(run(provider_queue(0), in, c), in, c, "decode D 36");
-}
-
-// The optional first step (lm_ops.h's norm_rope): the op with it equals qk_norm_rope and then the op without it,
-// bit for bit (out and both caches), on decode steps (the CUDA provider fuses the norm into its chunk kernel: a warp
-// per head) and prefills (it runs the two kernels): GQA 4:1 at D 128, an odd group of 5 over an odd batch at D 64
-// with partial rotary, a group of 8 (the new k on a ninth unit of work), D 256 (two values per thread of the
-// norm's tree), D 36 off the vector grid, a position past the rope table (CUDA keeps such rows unrotated; the CPU
-// refuses them in both forms), K/V lengths over several chunks.
-struct NormCase {
-  Case c;
-  int64_t rot, positions;
-};
-
-Result run_norm_rope(const Queue& q, const Inputs& in, const NormCase& n, bool fused, uint64_t seed) {
-  const Case& c = n.c;
-  DeviceArray qkv(q, DType::BF16, {c.tokens * c.batch, c.row_width()});
-  DeviceArray kb(q, DType::BF16, {c.batch, c.tmax, c.kv_width()}), vb(q, DType::BF16, {c.batch, c.tmax, c.kv_width()});
-  DeviceArray pos(q, DType::I32, {1}), ob(q, DType::BF16, {c.tokens * c.batch, c.heads * c.dim});
-  DeviceArray scratch(q, DType::F32, {c.batch * c.heads, ops::gqa_chunks(c.tmax), c.dim + 2});
-  DeviceArray qn(q, DType::BF16, {c.dim}), kn(q, DType::BF16, {c.dim});
-  DeviceArray cb(q, DType::BF16, {n.positions, n.rot}), sb(q, DType::BF16, {n.positions, n.rot});
-  qkv.upload(in.qkv);
-  kb.upload(in.k);
-  vb.upload(in.v);
-  pos.upload(std::vector<int32_t>{c.pos});
-  std::vector<bf16> w = normal_bf16(size_t(2 * c.dim), seed, 0.3);
-  for (bf16& x : w) x = to_bf16(1.0f + to_f32(x));
-  qn.upload(std::vector<bf16>(w.begin(), w.begin() + c.dim));
-  kn.upload(std::vector<bf16>(w.begin() + c.dim, w.end()));
-  std::vector<bf16> cos_t(size_t(n.positions * n.rot)), sin_t(cos_t.size());
-  for (int64_t p = 0; p < n.positions; ++p)
-    for (int64_t i = 0; i < n.rot; ++i) {
-      const double angle = double(p) * std::pow(1e4, -double(i % (n.rot / 2)) / double(n.rot / 2));
-      cos_t[size_t(p * n.rot + i)] = bf16_from_f64(std::cos(angle));
-      sin_t[size_t(p * n.rot + i)] = bf16_from_f64(std::sin(angle));
-    }
-  cb.upload(cos_t);
-  sb.upload(sin_t);
-  ob.poison();
-  scratch.poison();
-  const ops::QkNormRopeArgs norm{qkv, qn, kn, cb, sb, pos, int(c.heads), int(c.kv_heads), int(c.batch), 1e-6f};
-  ops::GqaAttentionArgs a;
-  a.qkv = qkv;
-  a.k_cache = kb;
-  a.v_cache = vb;
-  a.pos = pos;
-  a.out = ob;
-  a.scratch = scratch;
-  a.heads = int(c.heads);
-  a.kv_heads = int(c.kv_heads);
-  a.scale = c.scale;
-  if (fused) a.norm_rope = &norm;
-  else ops::qk_norm_rope(q, norm);
-  ops::gqa_attention(q, a);
-  return {ob.download<bf16>(), kb.download<bf16>(), vb.download<bf16>()};
-}
-
-TEST(GqaAttention, NormRopeFirstStepEqualsTheTwoOpsInTurn) {
-  const NormCase cases[] = {
-      {{1, 2, 8, 2, 128, 300, 0, 0.088f}, 128, 300},   {{1, 2, 8, 2, 128, 300, 37, 0.088f}, 128, 300},
-      {{1, 2, 8, 2, 128, 300, 299, 0.088f}, 128, 300}, {{1, 3, 5, 1, 64, 70, 66, 0.9f}, 32, 70},
-      {{1, 2, 16, 2, 64, 40, 5, 0.125f}, 64, 40},      {{1, 2, 4, 1, 256, 64, 40, 0.0625f}, 256, 64},
-      {{1, 2, 8, 2, 36, 50, 44, 0.4f}, 20, 50},        {{1, 2, 8, 2, 128, 50, 44, 0.088f}, 64, 40},
-      {{9, 2, 8, 2, 64, 20, 0, 0.125f}, 64, 20},       {{4, 2, 5, 1, 40, 12, 3, 0.3f}, 40, 12},
-  };
-  uint64_t seed = 200;
-  for (const NormCase& n : cases) {
-    const Inputs in = make_inputs(n.c, seed);
-    if (!provider_is_cuda() && n.c.pos + n.c.tokens > n.positions) {  // the CPU's rope refuses such a row
-      EXPECT_THROW(run_norm_rope(provider_queue(0), in, n, true, seed + 7), std::out_of_range);
-      EXPECT_THROW(run_norm_rope(provider_queue(0), in, n, false, seed + 7), std::out_of_range);
-      seed += 10;
-      continue;
-    }
-    const Result fused = run_norm_rope(provider_queue(0), in, n, true, seed + 7);
-    const Result composed = run_norm_rope(provider_queue(0), in, n, false, seed + 7);
-    const std::string what = provider_name() + " T " + std::to_string(n.c.tokens) + " B " +
-                             std::to_string(n.c.batch) + " heads " + std::to_string(n.c.heads) + "/" +
-                             std::to_string(n.c.kv_heads) + " D " + std::to_string(n.c.dim) + " R " +
-                             std::to_string(n.rot) + " pos " + std::to_string(n.c.pos) + " table " +
-                             std::to_string(n.positions);
-    EXPECT_EQ(bits(fused.out), bits(composed.out)) << what << ": out";
-    EXPECT_EQ(bits(fused.k), bits(composed.k)) << what << ": K cache";
-    EXPECT_EQ(bits(fused.v), bits(composed.v)) << what << ": V cache";
-    EXPECT_NE(bits(fused.k), bits(in.k)) << what << ": the new k was stored";
-    seed += 10;
-  }
 }
 
 TEST(GqaAttention, ThreadsAndPositionsPastTheCache) {

@@ -4,8 +4,7 @@
 // order (one chunk: the whole prefix):
 //   s_t = dot_bf16_f32(q, k_t, D) * scale;  m = max s_t;  e_t = std::exp(s_t - m);
 //   l = sum e_t in increasing t;  acc_d = sum f32(bf16(e_t)) * f32(v_t[d]);  out = bf16(acc * (1 / l)).
-// A position past the cache throws std::out_of_range before anything is written. With norm_rope set,
-// qk_norm_rope_cpu runs on qkv in place first (the composition lm_ops.h defines).
+// A position past the cache throws std::out_of_range before anything is written.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -30,7 +29,6 @@ void gqa_attention_cpu(const Queue& q, const void* args) {
   if (pos < 0 || pos + tokens > tmax)
     throw std::out_of_range("gqa_attention (cpu): positions " + std::to_string(pos) + " .. " +
                             std::to_string(pos + tokens - 1) + " outside the cache of " + std::to_string(tmax));
-  if (a.norm_rope) qk_norm_rope_cpu(q, a.norm_rope);
   const bf16* qkv = a.qkv.as<const bf16>();
   bf16* kc = a.k_cache.as<bf16>();
   bf16* vc = a.v_cache.as<bf16>();

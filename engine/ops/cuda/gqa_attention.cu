@@ -15,11 +15,6 @@
 //    chunk: scores in shared memory (a warp per position), the max and l = sum e_p by the
 //    block's fixed reduction trees (block_reduce.cuh), bf16(e_p), one thread per d for P.V
 //    in increasing p.
-// With norm_rope (lm_ops.h), the prefill runs cuda.qk_norm_rope's kernel first; the decode fuses it: after
-// pdl_wait() each chunk block norms and rotates its G query heads itself (a warp per head, norm_rope_head_warp:
-// qk_norm_rope_kernel's bits), the block holding the newest position also the new k before storing it, with the norm
-// weights and the rope table's row staged in shared memory before pdl_wait() (nothing in the step writes them);
-// qkv is left as it was.
 // Rows whose position is past the cache are skipped (lm_ops.h). The two decode kernels launch under PDL
 // (pdl.cuh): each block waits for the earlier kernels before its first read (the position included; what earlier
 // kernels wrote is never read through the non-coherent path, so those parameters are not __restrict__), then
@@ -31,10 +26,8 @@
 #include "engine/ops/cuda/async_copy.cuh"
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
-#include "engine/ops/cuda/head_norm.cuh"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/pdl.cuh"
-#include "engine/ops/cuda/rope_pair.cuh"
 #include "engine/ops/lm_ops.h"
 
 namespace music3::ops {
@@ -49,40 +42,6 @@ struct Geometry {
   int batch, heads, kv_heads, group;
   int64_t dim, tmax, row_width, q_width, kv_width, chunks;
 };
-
-// The fused qk_norm_rope of a decode call (lm_ops.h's norm_rope), or on = false.
-struct NormRope {
-  const bf16* q_norm;
-  const bf16* k_norm;
-  const bf16* cos;
-  const bf16* sin;
-  int64_t rot, positions;
-  float eps;
-  bool on;
-};
-
-// One head of qkv normed and rotated by a warp (head_norm.cuh's sums, rope_pair's rotation: qk_norm_rope_kernel's
-// bits), each value handed to put(i, value). `normed` is the warp's own D bf16 of shared memory; w, c and s (the
-// table row of the position, or null when the position is past the table: no rotation) are staged in shared memory.
-template <class Put>
-__device__ void norm_rope_head_warp(const bf16* head, const bf16* w, const bf16* c, const bf16* s, int64_t dim,
-                                    int64_t rot, float eps, bf16* normed, int lane, Put put) {
-  const float inv_rms = head_inv_rms(head_sum_squares_warp(head, dim, lane), dim, eps);
-  for (int64_t i = lane; i < dim; i += 32) normed[i] = head_normed(to_f32(head[i]), inv_rms, w[i]);
-  __syncwarp();
-  const int64_t half = rot / 2;
-  for (int64_t i = lane; i < dim; i += 32) {
-    if (c && i < half) {
-      bf16 lo = normed[i], hi = normed[i + half];
-      rope_pair(lo, hi, c, s, i, half);
-      put(i, lo);
-      put(i + half, hi);
-    } else if (!c || i >= rot) {
-      put(i, normed[i]);
-    }
-  }
-  __syncwarp();  // normed[] is rewritten by the warp's next head
-}
 
 __global__ void __launch_bounds__(kThreads) store_kernel(const bf16* __restrict__ qkv, bf16* __restrict__ k_cache,
                                                          bf16* __restrict__ v_cache, const int32_t* __restrict__ pos,
@@ -104,12 +63,11 @@ __device__ __forceinline__ bf16* staged_row(bf16* staged, int which, int p, int6
 
 __global__ void __launch_bounds__(kThreads)
     decode_chunk_kernel(const bf16* qkv, bf16* k_cache, bf16* v_cache, const int32_t* pos,
-                        float* __restrict__ scratch, Geometry g, float scale, bool vector_staging, NormRope nr) {
+                        float* __restrict__ scratch, Geometry g, float scale, bool vector_staging) {
   extern __shared__ uint4 staged_kv[];  // bf16 [2][kGqaChunk][dim], 16-byte aligned
   bf16* staged = reinterpret_cast<bf16*>(staged_kv);
   __shared__ float qs[kMaxGroup][kMaxDim];
   __shared__ float score[kMaxGroup][kGqaChunk];
-  __shared__ bf16 nr_w[2][kMaxDim], nr_table[2][kMaxDim], normed[kWarps][kMaxDim];  // the fused norm's
   const int b = static_cast<int>(blockIdx.x) / g.kv_heads, kvh = static_cast<int>(blockIdx.x) % g.kv_heads;
   // Before pdl_wait(), the position and the chunk's cached rows below the newest: the kernel directly before this one
   // (q/k norm + RoPE) writes neither, and their writers (the position's upload, earlier steps' attention) completed
@@ -141,58 +99,23 @@ __global__ void __launch_bounds__(kThreads)
       staged_row(staged, which, p, g.dim)[d] = bf16{__ldcg(reinterpret_cast<const unsigned short*>(src))};
     }
   }
-  // The fused norm's weights and the rope table's row of the new position (written before the step began), the
-  // k weights only where the block stores the new k.
-  const bool rotate = length - 1 < nr.positions;
-  if (nr.on) {
-    for (int64_t d = threadIdx.x; d < g.dim; d += kThreads) {
-      nr_w[0][d] = nr.q_norm[d];
-      if (holds_newest) nr_w[1][d] = nr.k_norm[d];
-    }
-    if (rotate)
-      for (int64_t d = threadIdx.x; d < nr.rot; d += kThreads) {
-        nr_table[0][d] = nr.cos[(length - 1) * nr.rot + d];
-        nr_table[1][d] = nr.sin[(length - 1) * nr.rot + d];
-      }
-    __syncthreads();
-  }
   pdl_wait();
   pdl_trigger();
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  // The chunk holding the new position stores this (b, K/V head)'s k (normed and rotated first under norm_rope) and v
-  // there (the store kernel's copy, fused: no other block reads that position) and into its staged rows; the barrier
-  // below publishes the stage and the query heads to the block.
-  const bf16* new_k = qkv + b * g.row_width + g.q_width + kvh * g.dim;
-  const int64_t at = (b * g.tmax + length - 1) * g.kv_width + kvh * g.dim;
-  bf16* staged_k = staged_row(staged, 0, cached, g.dim);
+  // The chunk holding the new position stores this (b, K/V head)'s k and v there (the store kernel's copy, fused: no
+  // other block reads that position) and into its staged rows; the barrier below publishes the stage to the block.
   if (holds_newest) {
+    const bf16* src = qkv + b * g.row_width + g.q_width + kvh * g.dim;
+    const int64_t at = (b * g.tmax + length - 1) * g.kv_width + kvh * g.dim;
     for (int64_t d = threadIdx.x; d < g.dim; d += kThreads) {
-      if (!nr.on) {
-        k_cache[at + d] = new_k[d];
-        staged_k[d] = k_cache[at + d];
-      }
-      v_cache[at + d] = new_k[g.kv_width + d];
+      k_cache[at + d] = src[d];
+      v_cache[at + d] = src[g.kv_width + d];
+      staged_row(staged, 0, cached, g.dim)[d] = k_cache[at + d];
       staged_row(staged, 1, cached, g.dim)[d] = v_cache[at + d];
     }
   }
-  if (nr.on) {  // unit u on warp u % 8: the query heads u < G, then (unit G) the new k where this block stores it
-    const bf16* c = rotate ? nr_table[0] : nullptr;
-    for (int u = warp; u < g.group + (holds_newest ? 1 : 0); u += kWarps) {
-      if (u < g.group) {
-        norm_rope_head_warp(qkv + b * g.row_width + (kvh * g.group + u) * g.dim, nr_w[0], c, nr_table[1], g.dim,
-                            nr.rot, nr.eps, normed[warp], lane, [&](int64_t d, bf16 v) { qs[u][d] = to_f32(v); });
-      } else {
-        norm_rope_head_warp(new_k, nr_w[1], c, nr_table[1], g.dim, nr.rot, nr.eps, normed[warp], lane,
-                            [&](int64_t d, bf16 v) {
-                              k_cache[at + d] = v;
-                              staged_k[d] = v;
-                            });
-      }
-    }
-  } else {
-    for (int64_t i = threadIdx.x; i < g.group * g.dim; i += kThreads)
-      qs[i / g.dim][i % g.dim] = to_f32(qkv[b * g.row_width + (kvh * g.group + i / g.dim) * g.dim + i % g.dim]);
-  }
+  for (int64_t i = threadIdx.x; i < g.group * g.dim; i += kThreads)
+    qs[i / g.dim][i % g.dim] = to_f32(qkv[b * g.row_width + (kvh * g.group + i / g.dim) * g.dim + i % g.dim]);
   if (vector_staging) wait_groups<0>();
   __syncthreads();
   for (int p = warp; p < n; p += kWarps) {
@@ -351,19 +274,14 @@ void gqa_attention_cuda(const Queue& q, const void* args) {
     if (staged > 48 * 1024) throw std::invalid_argument("gqa_attention: " + std::to_string(g.chunks) +
                                                         " decode chunks exceed the combine kernel's shared memory");
     const bool vector_staging = g.dim % 8 == 0 && aligned16(a.k_cache.data) && aligned16(a.v_cache.data);
-    NormRope nr{};
-    if (const QkNormRopeArgs* n = a.norm_rope)
-      nr = {n->q_norm.as<const bf16>(), n->k_norm.as<const bf16>(), n->cos.as<const bf16>(), n->sin.as<const bf16>(),
-            n->cos.shape[1], n->cos.shape[0], n->eps, true};
     launch_pdl("gqa_attention (decode chunks)", decode_chunk_kernel,
                dim3(static_cast<unsigned>(g.batch * g.kv_heads), static_cast<unsigned>(g.chunks)), dim3(kThreads),
                2 * kGqaChunk * static_cast<size_t>(g.dim) * sizeof(bf16), s, a.qkv.as<const bf16>(),
-               a.k_cache.as<bf16>(), a.v_cache.as<bf16>(), pos, a.scratch.as<float>(), g, a.scale, vector_staging, nr);
+               a.k_cache.as<bf16>(), a.v_cache.as<bf16>(), pos, a.scratch.as<float>(), g, a.scale, vector_staging);
     launch_pdl("gqa_attention (decode combine)", decode_combine_kernel, dim3(static_cast<unsigned>(g.batch * g.heads)),
                dim3(kThreads), staged, s, a.scratch.as<const float>(), pos, a.out.as<bf16>(), g);
     return;
   }
-  if (a.norm_rope) qk_norm_rope_cuda(q, a.norm_rope);  // the prefill: the two ops in turn
   store_kernel<<<static_cast<unsigned>(rows), kThreads, 0, s>>>(a.qkv.as<const bf16>(), a.k_cache.as<bf16>(),
                                                                 a.v_cache.as<bf16>(), pos, g);
   check_launch("gqa_attention (store)");

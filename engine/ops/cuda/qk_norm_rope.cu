@@ -1,6 +1,6 @@
 // qk_norm_rope on CUDA: one block per (row, head) over the q and k heads, the normed head held in shared memory:
-//   ss, r = 1 / sqrtf(ss / D + eps) and n = bf16( bf16(x * r) * w ) by head_norm.cuh (the order of ss: per-thread
-//   partials strided by the 128 threads, then the block's fixed tree), w = q_norm below `heads`, k_norm above; then
+//   ss = sum of f32(x)^2 (per-thread partials strided by the 128 threads, then the block's fixed tree);
+//   r = 1 / sqrtf(ss / D + eps); n = bf16( bf16(x * r) * w ) with w = q_norm below `heads`, k_norm above; then
 //   the thread of dim i < R/2 (R the table's width) rotates the pair (n[i], n[i + R/2]) with rope_pair
 //   (rope_pair.cuh: the rotation's arithmetic, shared with cuda.self_attention and its cuDNN form), and dims
 //   past R, and every dim of a row whose position is past the table, keep n.
@@ -13,7 +13,6 @@
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
-#include "engine/ops/cuda/head_norm.cuh"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/cuda/rope_pair.cuh"
@@ -22,7 +21,7 @@
 namespace music3::ops {
 namespace {
 
-constexpr int kThreads = kHeadNormThreads;
+constexpr int kThreads = 128;
 constexpr int kMaxDim = 256;
 
 struct Geometry {
@@ -49,8 +48,9 @@ __global__ void __launch_bounds__(kThreads)
     ss = __fmaf_rn(v, v, ss);  // bf16 * bf16 is exact in f32
   }
   ss = block_reduce(ss, 0.0f, scratch, SumOp{});
-  const float inv_rms = head_inv_rms(ss, g.dim, g.eps);
-  for (int64_t i = threadIdx.x; i < g.dim; i += kThreads) normed[i] = head_normed(to_f32(head[i]), inv_rms, w[i]);
+  const float inv_rms = 1.0f / sqrtf(ss / static_cast<float>(g.dim) + g.eps);
+  for (int64_t i = threadIdx.x; i < g.dim; i += kThreads)
+    normed[i] = to_bf16(__fmul_rn(round_bf16(__fmul_rn(to_f32(head[i]), inv_rms)), to_f32(w[i])));
   __syncthreads();
   const int64_t p = int64_t{pos[0]} + r / g.batch, half = g.rot / 2;
   const bool rotate = p >= 0 && p < g.positions;

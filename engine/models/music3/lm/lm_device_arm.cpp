@@ -17,8 +17,8 @@ size_t sz(int64_t v) { return static_cast<size_t>(v); }
 Tensor rows(const Tensor& t, int64_t first, int64_t count) { return runtime::row_range(t, first, count); }
 
 // Every op forward() and head() call.
-constexpr ops::OpId kOps[] = {ops::OpId::RmsNorm,    ops::OpId::MatmulBT,   ops::OpId::GqaAttention,
-                              ops::OpId::AddRmsNorm, ops::OpId::SiluAndMul};
+constexpr ops::OpId kOps[] = {ops::OpId::RmsNorm,      ops::OpId::MatmulBT,   ops::OpId::QkNormRope,
+                              ops::OpId::GqaAttention, ops::OpId::AddRmsNorm, ops::OpId::SiluAndMul};
 }  // namespace
 
 std::span<const ops::OpId> LmDeviceArm::ops() { return kOps; }
@@ -71,10 +71,8 @@ void LmDeviceArm::forward(int T) {
   for (size_t l = 0; l < layers_.size(); ++l) {
     const Layer& L = layers_[l];
     ops::matmul_bt(q_, a, L.wqkv, qkv);
-    // Per-head RMSNorm of the q heads and the k heads, then RoPE on both (q_norm/k_norm come first), as the
-    // attention's first step (lm_ops.h): the decode fuses it into the attention's kernel.
-    const ops::QkNormRopeArgs norm_rope{qkv, L.q_norm, L.k_norm, cos_, sin_, pos_dev_, cfg_.heads, cfg_.kv_heads, 2,
-                                        cfg_.eps};
+    // Per-head RMSNorm of the q heads and the k heads, then RoPE on both (q_norm/k_norm come first): one op.
+    ops::qk_norm_rope(q_, {qkv, L.q_norm, L.k_norm, cos_, sin_, pos_dev_, cfg_.heads, cfg_.kv_heads, 2, cfg_.eps});
     ops::GqaAttentionArgs ga;
     ga.qkv = qkv;
     ga.k_cache = Tensor{static_cast<bf16*>(k_cache_.data) + sz(int64_t(l) * layer_cache), DType::BF16,
@@ -87,7 +85,6 @@ void LmDeviceArm::forward(int T) {
     ga.heads = cfg_.heads;
     ga.kv_heads = cfg_.kv_heads;
     ga.scale = scale;
-    ga.norm_rope = &norm_rope;
     ops::gqa_attention(q_, ga);
     ops::matmul_bt(q_, attn, L.wo, o);
     ops::add_rms_norm(q_, h, o, L.post_norm, cfg_.eps, h, a);  // h += o; a = post_norm(h)
