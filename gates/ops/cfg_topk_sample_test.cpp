@@ -3,7 +3,8 @@
 // (ties at the threshold kept: more than 50 survivors), filtered codes never drawn,
 // NaN/inf handling and the non-finite count, the sampled frequencies following p,
 // and bit identity: across CPU thread counts, and between the CUDA and CPU providers. The kept set is probed
-// code by code at the rank-k boundary (distinct values at top_k 49, 50, 51; ties at, across and beyond rank 50).
+// code by code at the rank-k boundary (distinct values at top_k 49, 50, 51; ties at, across and beyond rank 50;
+// -0 tied with +0 at the threshold; the boundary among codes >= 1024 at V = 2048 and 4096).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -153,6 +154,37 @@ std::vector<bool> kept_set(const std::vector<float>& values, int top_k) {
     kept[j] = sample(provider_queue(0), logits, e, kCfg, top_k).code == j;
   }
   return kept;
+}
+
+// Codes beyond the first 1024, which the CUDA kernel holds as thread t's slots t + 1024 j, j >= 1 (the radix
+// select's histograms over every slot, the tree's levels s >= 1024 inside a thread): V = 2048 and 4096, the 60
+// largest values 9 - r/8 (ranks r = 1..60 over four binades, so the select's digits part before its last pass) all
+// at codes >= 1024, every other code in [-5, -4]. Ranks 1..50 survive and 51..60 do not; with ranks 50 and 51 tied,
+// 1..51 survive. Every kept weight lies beyond slot 1023: a sum that dropped those slots would be 0, every kept code
+// would score +inf and the lowest kept code would win every probe.
+TEST(CfgTopkSample, KeptSetBeyondTheFirst1024Codes) {
+  for (const int64_t vocab : {2048, 4096})
+    for (const bool tie : {false, true}) {
+      std::vector<bf16> logits(2 * vocab);
+      for (int64_t i = 0; i < vocab; ++i) logits[i] = to_bf16(-4.0f - static_cast<float>(i % 5) / 4.0f);
+      std::vector<int64_t> code_of_rank(61);
+      for (int r = 1; r <= 60; ++r) {
+        code_of_rank[r] = 1024 + (int64_t(r) * 389) % (vocab - 1024);  // 389 is prime to 1024 and 3072: distinct
+        logits[code_of_rank[r]] = to_bf16(9.0f - static_cast<float>(r) / 8.0f);
+      }
+      if (tie) logits[code_of_rank[51]] = logits[code_of_rank[50]];
+      for (int64_t i = 0; i < vocab; ++i) logits[vocab + i] = logits[i];  // cond == uncond: guided == the value
+      const int last_kept = tie ? 51 : 50;
+      auto survives = [&](int64_t j) {
+        std::vector<float> e(vocab, 1e30f);
+        e[j] = 1e-30f;
+        return sample(provider_queue(0), logits, e, kCfg, kTopK).code == j;
+      };
+      const std::string what = provider_name() + " V=" + std::to_string(vocab) + (tie ? " (ranks 50, 51 tied)" : "");
+      for (int r = 1; r <= 60; ++r)
+        EXPECT_EQ(survives(code_of_rank[r]), r <= last_kept) << what << ", rank " << r << ", code " << code_of_rank[r];
+      for (int64_t j : {int64_t{0}, int64_t{1}, int64_t{1023}}) EXPECT_FALSE(survives(j)) << what << ", code " << j;
+    }
 }
 
 // values[code_at_rank(r)] is the r-th largest (1-based), spread over the vocabulary by a fixed permutation so

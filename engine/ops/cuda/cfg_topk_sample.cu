@@ -12,7 +12,10 @@
 //   - the max and the argmax are order-free (max of finite values; argmax under draw_beats, a total order);
 //   - both tree sums perform exactly sampler_algo.h's additions: levels s >= 1024 inside each thread's own
 //     slots (i and i + s are both thread t's), then one level at a time through shared memory with a barrier
-//     between levels, the last five (s < 32) within warp 0 by shuffles.
+//     between levels, the last five (s < 32) within warp 0 by shuffles;
+//   - 1024 threads: one code per thread at the depth stage's V = 1024, so each step between two barriers is one
+//     value deep. 256 threads (4 codes each) would take the tree's levels 512 and 256 into registers (2 of the 7
+//     barriers of each sum) but lengthen every thread's chains fourfold; not measured against this, so it stays.
 // Launched under PDL (pdl.cuh): the draws are read before pdl_wait() (their writers, exp_draws or the upload of
 // recorded draws, run before the frame's graph, so they completed before the kernel directly before this one
 // could pass its wait); everything else after it.
