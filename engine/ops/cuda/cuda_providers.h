@@ -15,6 +15,8 @@ void matmul_bt_gemv_cuda(const Queue& q, const void* args);
 bool matmul_bt_gemv_supports(const void* args);  // M <= 4, no bias
 void matmul_bt_cublas_cuda(const Queue& q, const void* args);
 bool matmul_bt_cublas_supports(const void* args);  // no bias
+void matmul_bt_gemv_packed_cuda(const Queue& q, const void* args);
+bool matmul_bt_gemv_packed_supports(const void* args);  // M <= 2, no bias, K in (10240, 12288], aligned
 void attention_decode_cuda(const Queue& q, const void* args);
 void silu_and_mul_cuda(const Queue& q, const void* args);
 void add_cuda(const Queue& q, const void* args);
@@ -50,6 +52,8 @@ void snake_table_cuda(const Queue& q, const void* args);
 bool snake_table_supports(const void* args);  // up to 2,048 channels, 80 KiB of shared memory per block
 void tanh_cuda(const Queue& q, const void* args);
 void gqa_attention_cuda(const Queue& q, const void* args);
+void gqa_attention_fixed_cuda(const Queue& q, const void* args);
+bool gqa_attention_fixed_supports(const void* args);  // decode steps at D 128, G 4 (gqa_attention_fixed.cu)
 void layer_norm_cuda(const Queue& q, const void* args);
 void self_attention_cuda(const Queue& q, const void* args);
 bool self_attention_supports(const void* args);  // head width D <= 64

@@ -56,9 +56,8 @@ __device__ __forceinline__ void unpack_bf16x8(const uint4& v, float (&f)[8]) {
 struct PlainRows {
   const bf16* a;  // [M, K]
   int64_t k;
-  __device__ void chunk(int m, int64_t c, float (&f)[8]) const {
-    unpack_bf16x8(load_produced16(reinterpret_cast<const uint4*>(a + m * k) + c), f);
-  }
+  __device__ uint4 raw(int m, int64_t c) const { return load_produced16(reinterpret_cast<const uint4*>(a + m * k) + c); }
+  __device__ void chunk(int m, int64_t c, float (&f)[8]) const { unpack_bf16x8(raw(m, c), f); }
   __device__ float element(int m, int64_t i) const { return to_f32(a[m * k + i]); }
 };
 
@@ -91,7 +90,9 @@ __device__ __forceinline__ int warp_sum_transposed(float (&v)[V], int lane) {
 template <int TILE, int J>
 constexpr int kStageBytes = TILE * J * kThreads * 16;
 
-template <int R, int J, int TILE, int STAGES, class Src>
+// PACKED: the activations stay in registers as their bf16 chunks (4 registers per chunk instead of 8), unpacked per
+// tile; each product and each sum's order are unchanged, so the bits are (the packed provider, below).
+template <int R, int J, int TILE, int STAGES, bool PACKED, class Src>
 __global__ void __launch_bounds__(kThreads)
     gemv_fast_kernel(Src src, const bf16* __restrict__ w, bf16* __restrict__ out, int rows_total, int64_t n_total,
                      int64_t k) {
@@ -131,12 +132,17 @@ __global__ void __launch_bounds__(kThreads)
   for (int s = 0; s < STAGES - 1; ++s) issue_tile(s);  // weights: never written by earlier work
   pdl_wait();
 
-  float x[R][J][8];
+  constexpr int kHeld = PACKED ? 1 : 8;  // f32 values held per chunk (PACKED: the chunk's uint4 instead)
+  float x[R][J][kHeld];
+  uint4 xp[R][PACKED ? J : 1];
 #pragma unroll
   for (int m = 0; m < R; ++m)
 #pragma unroll
     for (int j = 0; j < J; ++j) {
-      if (m0 + m < rows_total && valid[j]) {
+      const bool held = m0 + m < rows_total && valid[j];
+      if constexpr (PACKED) {
+        xp[m][j] = held ? src.raw(m0 + m, c[j]) : make_uint4(0, 0, 0, 0);
+      } else if (held) {
         src.chunk(m0 + m, c[j], x[m][j]);
       } else {
 #pragma unroll
@@ -152,18 +158,38 @@ __global__ void __launch_bounds__(kThreads)
     float acc[V];
 #pragma unroll
     for (int i = 0; i < V; ++i) acc[i] = 0.0f;
-#pragma unroll
-    for (int r = 0; r < TILE; ++r)
+    // Each acc[r R + m] adds its products in increasing j, then e, whichever loop is outer.
+    if constexpr (PACKED) {
 #pragma unroll
       for (int j = 0; j < J; ++j) {
         if (!valid[j]) continue;
-        float wf[8];
-        unpack_bf16x8(stage[(r * J + j) * kThreads + threadIdx.x], wf);
+        float xf[R][8];
 #pragma unroll
-        for (int m = 0; m < R; ++m)
+        for (int m = 0; m < R; ++m) unpack_bf16x8(xp[m][j], xf[m]);
 #pragma unroll
-          for (int e = 0; e < 8; ++e) acc[r * R + m] = __fmaf_rn(x[m][j][e], wf[e], acc[r * R + m]);
+        for (int r = 0; r < TILE; ++r) {
+          float wf[8];
+          unpack_bf16x8(stage[(r * J + j) * kThreads + threadIdx.x], wf);
+#pragma unroll
+          for (int m = 0; m < R; ++m)
+#pragma unroll
+            for (int e = 0; e < 8; ++e) acc[r * R + m] = __fmaf_rn(xf[m][e], wf[e], acc[r * R + m]);
+        }
       }
+    } else {
+#pragma unroll
+      for (int r = 0; r < TILE; ++r)
+#pragma unroll
+        for (int j = 0; j < J; ++j) {
+          if (!valid[j]) continue;
+          float wf[8];
+          unpack_bf16x8(stage[(r * J + j) * kThreads + threadIdx.x], wf);
+#pragma unroll
+          for (int m = 0; m < R; ++m)
+#pragma unroll
+            for (int e = 0; e < 8; ++e) acc[r * R + m] = __fmaf_rn(x[m][j][e], wf[e], acc[r * R + m]);
+        }
+    }
     const int index = warp_sum_transposed<V>(acc, lane);
     const int parity = static_cast<int>(t & 1);
     if (lane < V) partial[parity][warp][index] = acc[0];
@@ -258,11 +284,11 @@ template <int R, int TILE, int J>
 constexpr int kStages =
     kRingBytes<R, J> / kStageBytes<TILE, J> < 2 ? 2 : kRingBytes<R, J> / kStageBytes<TILE, J>;
 
-// One persistent launch of gemv_fast_kernel<R, J, TILE, STAGES> under PDL.
-template <int R, int J, int TILE, int STAGES, class Src>
+// One persistent launch of gemv_fast_kernel<R, J, TILE, STAGES, PACKED> under PDL.
+template <int R, int J, int TILE, int STAGES, class Src, bool PACKED = false>
 void launch_fast_kernel(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
                         cudaStream_t stream) {
-  constexpr auto kernel = gemv_fast_kernel<R, J, TILE, STAGES, Src>;
+  constexpr auto kernel = gemv_fast_kernel<R, J, TILE, STAGES, PACKED, Src>;
   constexpr int shared = STAGES * kStageBytes<TILE, J>;
   const int64_t resident = int64_t{multiprocessors()} * resident_blocks<kernel, shared>();
   const dim3 grid(static_cast<unsigned>(std::min(n, resident)), static_cast<unsigned>((rows + R - 1) / R));
@@ -291,6 +317,18 @@ void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int
     if (j == 5) return launch_fast<R, 5>(op, src, w, out, rows, n, k, stream);
     return launch_fast<R, 6>(op, src, w, out, rows, n, k, stream);
   }
+}
+
+// The packed form of the lone-block row (R <= 2, J = 6: the LM's down projection): with the activations packed the
+// kernel should fit two blocks per multiprocessor, each a 96 KiB ring of 1-row tiles (4 stages, 3 in flight), the
+// same bytes in flight per multiprocessor as the lone block's. Opt-in (cuda.matmul_bt.gemv.packed) until measured.
+constexpr int64_t kPackedMinK = int64_t{5} * kWarps * 32 * kChunk;  // J = 6: K in (10240, 12288]
+template <class Src>
+void gemv_bt_packed(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
+                    cudaStream_t stream) {
+  constexpr int kTile = 1, kStagesPacked = 4;
+  if (rows == 1) return launch_fast_kernel<1, 6, kTile, kStagesPacked, Src, true>(op, src, w, out, rows, n, k, stream);
+  launch_fast_kernel<2, 6, kTile, kStagesPacked, Src, true>(op, src, w, out, rows, n, k, stream);
 }
 
 template <int R, class Src>

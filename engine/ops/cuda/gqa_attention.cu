@@ -15,13 +15,13 @@
 //    chunk: scores in shared memory (a warp per position), the max and l = sum e_p by the
 //    block's fixed reduction trees (block_reduce.cuh), bf16(e_p), one thread per d for P.V
 //    in increasing p.
-// At the LM's geometry (D 128, G 4) the decode runs gqa_decode_fixed.cuh's compile-time-geometry kernels: the same
-// arithmetic, so the same bits, with 32-bit indices and fewer shuffles and barriers.
+// At the LM's geometry (D 128, G 4) the provider cuda.gqa_attention.fixed (gqa_attention_fixed.cu) runs the decode
+// on compile-time-geometry kernels with the same arithmetic; this one takes the other calls (and those too with
+// MUSIC3_DISABLE_PROVIDERS=cuda.gqa_attention.fixed).
 // Rows whose position is past the cache are skipped (lm_ops.h). The two decode kernels launch under PDL
 // (pdl.cuh): each block waits for the earlier kernels before its first read (the position included; what earlier
 // kernels wrote is never read through the non-coherent path, so those parameters are not __restrict__), then
 // lets the next kernel start (the combine; after it the o-projection's GEMV, which prefetches its weights).
-#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -29,7 +29,6 @@
 #include "engine/ops/cuda/async_copy.cuh"
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
-#include "engine/ops/cuda/gqa_decode_fixed.cuh"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/lm_ops.h"
@@ -255,34 +254,6 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// The decode step at the LM's geometry (D 128, G 4) on gqa_decode_fixed.cuh's kernels, where their preconditions
-// hold; false (nothing launched) otherwise.
-bool launch_fixed_decode(const GqaAttentionArgs& a, const Geometry& g, bool vector_staging, cudaStream_t s) {
-  constexpr int kD = 128, kG = 4;
-  const int64_t cache_values = g.batch * g.tmax * g.kv_width;
-  const int64_t scratch_values = int64_t{g.batch} * g.heads * g.chunks * (g.dim + 2);
-  if (g.dim != kD || g.group != kG || !vector_staging || !aligned16(a.qkv.data) || g.row_width % 8 != 0 ||
-      cache_values >= INT32_MAX || scratch_values >= INT32_MAX)
-    return false;
-  const gqa_fixed::Geometry f{g.batch,
-                              g.heads,
-                              g.kv_heads,
-                              static_cast<int>(g.tmax),
-                              static_cast<int>(g.row_width),
-                              static_cast<int>(g.q_width),
-                              static_cast<int>(g.kv_width),
-                              static_cast<int>(g.chunks)};
-  const int32_t* pos = a.pos.as<const int32_t>();
-  launch_pdl("gqa_attention (decode chunks)", gqa_fixed::decode_chunk_kernel<kD, kG>,
-             dim3(static_cast<unsigned>(g.batch * g.kv_heads), static_cast<unsigned>(g.chunks)),
-             dim3(gqa_fixed::kThreads), 0, s, a.qkv.as<const bf16>(), a.k_cache.as<bf16>(), a.v_cache.as<bf16>(), pos,
-             a.scratch.as<float>(), f, a.scale);
-  launch_pdl("gqa_attention (decode combine)", gqa_fixed::decode_combine_kernel<kD>,
-             dim3(static_cast<unsigned>(g.batch * g.heads)), dim3(kD), 2 * static_cast<size_t>(g.chunks) * sizeof(float),
-             s, a.scratch.as<const float>(), pos, a.out.as<bf16>(), f);
-  return true;
-}
-
 }  // namespace
 
 void gqa_attention_cuda(const Queue& q, const void* args) {
@@ -306,7 +277,6 @@ void gqa_attention_cuda(const Queue& q, const void* args) {
     if (staged > 48 * 1024) throw std::invalid_argument("gqa_attention: " + std::to_string(g.chunks) +
                                                         " decode chunks exceed the combine kernel's shared memory");
     const bool vector_staging = g.dim % 8 == 0 && aligned16(a.k_cache.data) && aligned16(a.v_cache.data);
-    if (launch_fixed_decode(a, g, vector_staging, s)) return;
     launch_pdl("gqa_attention (decode chunks)", decode_chunk_kernel,
                dim3(static_cast<unsigned>(g.batch * g.kv_heads), static_cast<unsigned>(g.chunks)), dim3(kThreads),
                2 * kGqaChunk * static_cast<size_t>(g.dim) * sizeof(bf16), s, a.qkv.as<const bf16>(),

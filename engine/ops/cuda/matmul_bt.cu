@@ -5,6 +5,8 @@
 // gemv_bt.cuh (its fast path when K % 8 == 0, K <= 8192 and both operands are 16-byte
 // aligned, launched under PDL; otherwise its scalar fallback); gemv_bt.cuh states each
 // path's summation order.
+// cuda.matmul_bt.gemv.packed (priority 4, opt-in; M <= 2, K in (10240, 12288], aligned: the LM's down projection):
+// the same kernel with its activations held packed (gemv_bt.cuh), the same order, so the same bits.
 // cuda.matmul_bt.cublas (priority 0, any shape without a bias): cuBLAS (cublasGemmEx, bf16 in/out,
 // CUBLAS_COMPUTE_32F) on a cached handle.
 #include <climits>
@@ -50,6 +52,20 @@ void gemm_cublas(const MatmulBTArgs& p, cudaStream_t stream) {
 bool matmul_bt_gemv_supports(const void* args) {
   const auto& p = *static_cast<const MatmulBTArgs*>(args);
   return p.a.shape[0] <= kMaxGemvRows && !p.bias.data;
+}
+
+bool matmul_bt_gemv_packed_supports(const void* args) {
+  const auto& p = *static_cast<const MatmulBTArgs*>(args);
+  const int64_t k = p.a.shape[1];
+  return p.a.shape[0] <= 2 && !p.bias.data && k % gemv::kChunk == 0 && k > gemv::kPackedMinK &&
+         k <= gemv::kFastMaxKNarrow && aligned16(p.a.data) && aligned16(p.b.data);
+}
+
+void matmul_bt_gemv_packed_cuda(const Queue& q, const void* args) {
+  const auto& p = *static_cast<const MatmulBTArgs*>(args);
+  const int64_t k = p.a.shape[1];
+  gemv::gemv_bt_packed("matmul_bt", gemv::PlainRows{p.a.as<const bf16>(), k}, p.b.as<const bf16>(),
+                       p.out.as<bf16>(), static_cast<int>(p.a.shape[0]), p.b.shape[0], k, stream_of(q));
 }
 
 bool matmul_bt_cublas_supports(const void* args) { return !static_cast<const MatmulBTArgs*>(args)->bias.data; }

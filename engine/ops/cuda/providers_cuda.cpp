@@ -8,6 +8,10 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.rms_norm", OpId::RmsNorm, DeviceType::CUDA, 0, rms_norm_cuda});
   // The decode GEMV where it applies (M <= 4, no bias), cuBLAS for every shape without a bias.
   r.add({"cuda.matmul_bt.gemv", OpId::MatmulBT, DeviceType::CUDA, 1, matmul_bt_gemv_cuda, matmul_bt_gemv_supports});
+  // The LM's down projection (K 12288, two rows) with the GEMV's activations packed, two blocks per multiprocessor
+  // instead of one: the same bits. Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.matmul_bt.gemv.packed) until measured.
+  r.add({"cuda.matmul_bt.gemv.packed", OpId::MatmulBT, DeviceType::CUDA, 4, matmul_bt_gemv_packed_cuda,
+         matmul_bt_gemv_packed_supports, /*opt_in=*/true});
   r.add({"cuda.matmul_bt.cublas", OpId::MatmulBT, DeviceType::CUDA, 0, matmul_bt_cublas_cuda, matmul_bt_cublas_supports});
   // A bias (the addmm form): cuBLASLt with the bias epilogue, one rounding.
   r.add({"cuda.matmul_bt.cublaslt", OpId::MatmulBT, DeviceType::CUDA, 2, matmul_bt_cublaslt_cuda,
@@ -65,6 +69,10 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.snake.table", OpId::Snake, DeviceType::CUDA, 1, snake_table_cuda, snake_table_supports});
   r.add({"cuda.tanh", OpId::Tanh, DeviceType::CUDA, 0, tanh_cuda});
   r.add({"cuda.gqa_attention", OpId::GqaAttention, DeviceType::CUDA, 0, gqa_attention_cuda});
+  // The LM's decode step (D 128, G 4) on kernels of that compile-time geometry: the provider above's arithmetic, so
+  // its bits; MUSIC3_DISABLE_PROVIDERS=cuda.gqa_attention.fixed gives those calls back to it.
+  r.add({"cuda.gqa_attention.fixed", OpId::GqaAttention, DeviceType::CUDA, 1, gqa_attention_fixed_cuda,
+         gqa_attention_fixed_supports});
   r.add({"cuda.layer_norm", OpId::LayerNorm, DeviceType::CUDA, 0, layer_norm_cuda});
   r.add({"cuda.self_attention", OpId::SelfAttention, DeviceType::CUDA, 0, self_attention_cuda, self_attention_supports});
   // cuDNN's fused SDPA first where the build has it (issue 12: the DiT's attention); ours stays reachable with

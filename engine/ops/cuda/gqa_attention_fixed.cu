@@ -1,5 +1,6 @@
-// The decode step of gqa_attention on CUDA at a compile-time head width D and group G (the LM's D = 128, G = 4):
-// the same two phases and the same arithmetic as gqa_attention.cu's runtime-geometry kernels, so the same bits
+// gqa_attention's decode step on CUDA at the LM's geometry (provider cuda.gqa_attention.fixed): kernels with a
+// compile-time head width D = 128 and group G = 4, the same two phases and the same arithmetic as
+// gqa_attention.cu's runtime-geometry kernels, so the same bits
 // (its header states the order of every sum), with what made those kernels slow taken out of them:
 //   - every index in 32 bits, the divisions by D and by the chunk constant (the runtime kernels ran a 64-bit
 //     software division or remainder per staged copy and per output: at K/V 1800 the chunk kernel issued so many
@@ -10,18 +11,21 @@
 //   - the newest row's k and v copied in 16-byte pieces;
 //   - in the combine, one block of D threads per (row, head), the total L summed by thread 0 after its own output
 //     sum instead of before every thread's (one barrier less on the critical path).
-// Preconditions (checked by the caller): dim == D, heads / kv_heads == G, the caches and qkv 16-byte aligned with
-// row widths that are multiples of 8 values, and every cache and scratch offset below 2^31.
-#pragma once
+// It takes decode calls (one token per row) with dim == D and heads / kv_heads == G whose caches and qkv are
+// 16-byte aligned, qkv rows a multiple of 8 values, and every cache and scratch offset below 2^31; the rest go to
+// cuda.gqa_attention (and all of them with MUSIC3_DISABLE_PROVIDERS=cuda.gqa_attention.fixed).
 #include <cstdint>
 
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/async_copy.cuh"
 #include "engine/ops/cuda/block_reduce.cuh"
+#include "engine/ops/cuda/cuda_providers.h"
+#include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/lm_ops.h"
 
-namespace music3::ops::gqa_fixed {
+namespace music3::ops {
+namespace {
 
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
@@ -193,4 +197,36 @@ __global__ void __launch_bounds__(D) decode_combine_kernel(const float* scratch,
   out[bh * D + d] = to_bf16(__fmul_rn(acc, 1.0f / total));  // row b's heads are contiguous: out[b, h*D + d]
 }
 
-}  // namespace music3::ops::gqa_fixed
+constexpr int kD = 128, kG = 4;
+
+Geometry geometry_of(const GqaAttentionArgs& a) {
+  return Geometry{static_cast<int>(a.k_cache.shape[0]), a.heads, a.kv_heads, static_cast<int>(a.k_cache.shape[1]),
+                  static_cast<int>(a.qkv.shape[1]), a.heads * kD, static_cast<int>(a.k_cache.shape[2]),
+                  static_cast<int>(gqa_chunks(a.k_cache.shape[1]))};
+}
+
+}  // namespace
+
+bool gqa_attention_fixed_supports(const void* args) {
+  const auto& a = *static_cast<const GqaAttentionArgs*>(args);
+  if (a.kv_heads < 1 || a.heads != kG * a.kv_heads || a.k_cache.shape[2] != int64_t{a.kv_heads} * kD) return false;
+  const int64_t batch = a.k_cache.shape[0], tmax = a.k_cache.shape[1], kv_width = a.k_cache.shape[2];
+  return a.qkv.shape[0] == batch && a.qkv.shape[1] % 8 == 0 && aligned16(a.qkv.data) && aligned16(a.k_cache.data) &&
+         aligned16(a.v_cache.data) && batch * tmax * kv_width < INT32_MAX &&
+         batch * a.heads * gqa_chunks(tmax) * (kD + 2) < INT32_MAX;
+}
+
+void gqa_attention_fixed_cuda(const Queue& q, const void* args) {
+  const auto& a = *static_cast<const GqaAttentionArgs*>(args);
+  const Geometry g = geometry_of(a);
+  const cudaStream_t s = stream_of(q);
+  const int32_t* pos = a.pos.as<const int32_t>();
+  launch_pdl("gqa_attention (fixed decode chunks)", decode_chunk_kernel<kD, kG>,
+             dim3(static_cast<unsigned>(g.batch * g.kv_heads), static_cast<unsigned>(g.chunks)), dim3(kThreads), 0, s,
+             a.qkv.as<const bf16>(), a.k_cache.as<bf16>(), a.v_cache.as<bf16>(), pos, a.scratch.as<float>(), g, a.scale);
+  launch_pdl("gqa_attention (fixed decode combine)", decode_combine_kernel<kD>,
+             dim3(static_cast<unsigned>(g.batch * g.heads)), dim3(kD), 2 * static_cast<size_t>(g.chunks) * sizeof(float),
+             s, a.scratch.as<const float>(), pos, a.out.as<bf16>(), g);
+}
+
+}  // namespace music3::ops
