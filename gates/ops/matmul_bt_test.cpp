@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "engine/ops/ops.h"
+#include "engine/ops/registry.h"
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
@@ -66,7 +67,8 @@ void expect_close_to_reference(const std::vector<bf16>& got, const std::vector<b
 
 TEST(MatmulBT, MatchesF64ReferenceOnGemvAndGemmShapes) {
   const Dims shapes[] = {{2, 512, 4096}, {1, 300, 1000}, {3, 129, 100}, {4, 64, 6144}, {7, 129, 100},
-                         {16, 64, 6144}, {17, 96, 256},  {64, 80, 520}, {2, 96, 12288}, {1, 40, 10240}};
+                         {16, 64, 6144}, {17, 96, 256},  {64, 80, 520}, {2, 96, 12288}, {1, 40, 10240},
+                         {1, 72, 12288}};
   uint64_t seed = 1;
   for (const Dims d : shapes) {
     const auto a = normal_bf16(d.m * d.k, seed++, 1.0);
@@ -104,15 +106,33 @@ TEST(MatmulBT, GemmPathOperandsOffsetFromTheirBuffers) {
   expect_close_to_reference(run(provider_queue(0), a, b, d, 1), ref, "GEMM operands 2-byte aligned");
 }
 
-// The LM's down projection at its release shape [4096, 12288], two rows: on CUDA one block per
-// multiprocessor streams ~31 rows through a ring of 4 tiles (gemv_bt.cuh's lone-block row), so
-// the ring wraps several times; the vector path against the f64 reference and, bit for bit,
-// against the scalar path (operands skewed by one element), which sums in the same order.
+// The calls cuda.matmul_bt.gemv.packed has taken, and whether it is enabled (a CPU build has no such provider).
+uint64_t packed_calls(bool& enabled) {
+  for (const ops::ProviderUse& use : ops::registry().usage())
+    if (use.name == "cuda.matmul_bt.gemv.packed") {
+      enabled = use.enabled;
+      return use.calls;
+    }
+  enabled = false;
+  return 0;
+}
+
+// The LM's down projection at its release shape [4096, 12288], two rows: on CUDA the packed GEMV
+// (two blocks per multiprocessor, each streaming ~15 rows through a ring of 4 one-row tiles) takes
+// it where enabled, the lone-block kernel otherwise (one block per multiprocessor, ~31 rows through
+// 4 two-row tiles); either way the ring wraps several times; the vector path against the f64
+// reference and, bit for bit, against the scalar path (operands skewed by one element), which sums
+// in the same order.
 TEST(MatmulBT, LmDownProjectionShapeWrapsTheRing) {
   const Dims d{2, 4096, 12288};
   const auto a = normal_bf16(d.m * d.k, 51, 1.0);
   const auto b = normal_bf16(d.n * d.k, 52, 0.02);
+  bool packed = false;
+  const uint64_t before = packed_calls(packed);
   const auto vector_path = run(provider_queue(0), a, b, d, 0);
+  if (provider_is_cuda() && packed) {
+    EXPECT_EQ(packed_calls(packed), before + 1) << "cuda.matmul_bt.gemv.packed";
+  }
   expect_close_to_reference(vector_path, reference(a, b, d), "LM down projection M=2 N=4096 K=12288");
   EXPECT_EQ(bits(vector_path), bits(run(provider_queue(0), a, b, d, 1)));
 }

@@ -321,7 +321,7 @@ void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int
 
 // The packed form of the lone-block row (R <= 2, J = 6: the LM's down projection): with the activations packed the
 // kernel should fit two blocks per multiprocessor, each a 96 KiB ring of 1-row tiles (4 stages, 3 in flight), the
-// same bytes in flight per multiprocessor as the lone block's. Opt-in (cuda.matmul_bt.gemv.packed) until measured.
+// same bytes in flight per multiprocessor as the lone block's (provider cuda.matmul_bt.gemv.packed).
 constexpr int64_t kPackedMinK = int64_t{5} * kWarps * 32 * kChunk;  // J = 6: K in (10240, 12288]
 template <class Src>
 void gemv_bt_packed(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,

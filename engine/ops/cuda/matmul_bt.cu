@@ -5,7 +5,7 @@
 // gemv_bt.cuh (its fast path when K % 8 == 0, K <= 8192 and both operands are 16-byte
 // aligned, launched under PDL; otherwise its scalar fallback); gemv_bt.cuh states each
 // path's summation order.
-// cuda.matmul_bt.gemv.packed (priority 4, opt-in; M <= 2, K in (10240, 12288], aligned: the LM's down projection):
+// cuda.matmul_bt.gemv.packed (priority 4; M <= 2, K in (10240, 12288], aligned: the LM's down projection):
 // the same kernel with its activations held packed (gemv_bt.cuh), the same order, so the same bits.
 // cuda.matmul_bt.cublas (priority 0, any shape without a bias): cuBLAS (cublasGemmEx, bf16 in/out,
 // CUBLAS_COMPUTE_32F) on a cached handle.

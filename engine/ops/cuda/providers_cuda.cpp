@@ -9,9 +9,9 @@ void register_cuda_providers(OpRegistry& r) {
   // The decode GEMV where it applies (M <= 4, no bias), cuBLAS for every shape without a bias.
   r.add({"cuda.matmul_bt.gemv", OpId::MatmulBT, DeviceType::CUDA, 1, matmul_bt_gemv_cuda, matmul_bt_gemv_supports});
   // The LM's down projection (K 12288, two rows) with the GEMV's activations packed, two blocks per multiprocessor
-  // instead of one: the same bits. Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.matmul_bt.gemv.packed) until measured.
+  // instead of one: the same bits; MUSIC3_DISABLE_PROVIDERS=cuda.matmul_bt.gemv.packed gives it back to the lone block.
   r.add({"cuda.matmul_bt.gemv.packed", OpId::MatmulBT, DeviceType::CUDA, 4, matmul_bt_gemv_packed_cuda,
-         matmul_bt_gemv_packed_supports, /*opt_in=*/true});
+         matmul_bt_gemv_packed_supports});
   r.add({"cuda.matmul_bt.cublas", OpId::MatmulBT, DeviceType::CUDA, 0, matmul_bt_cublas_cuda, matmul_bt_cublas_supports});
   // A bias (the addmm form): cuBLASLt with the bias epilogue, one rounding.
   r.add({"cuda.matmul_bt.cublaslt", OpId::MatmulBT, DeviceType::CUDA, 2, matmul_bt_cublaslt_cuda,
