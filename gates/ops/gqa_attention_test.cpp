@@ -4,7 +4,7 @@
 // kGqaChunk positions per chunk, combined with the chunk maxima), on decode steps and
 // causal prefills with GQA 4:1 and an odd group of 5; the K/V rows stored at pos .. pos +
 // T - 1 and every other cache row untouched (rows past the prefix poisoned with NaN, so
-// reading one shows), and a decode at a head width off the 8-value grid; thread-count invariance (CPU); a position past
+// reading one shows), a decode at a long prefix (144 chunks), and a decode at a head width off the 8-value grid; thread-count invariance (CPU); a position past
 // the cache refused (CPU); on CUDA, the LM geometry's decode taken by cuda.gqa_attention.fixed where enabled.
 #include <gtest/gtest.h>
 
@@ -190,6 +190,14 @@ TEST(GqaAttention, CausalPrefillsAndAnOddGroup) {
   const Case odd_decode{1, 3, 5, 1, 40, 70, 66, 0.9f};  // peaked scores over three chunks
   const Inputs d = make_inputs(odd_decode, 60);
   expect_close(run(provider_queue(0), d, odd_decode), d, odd_decode, "decode group 5");
+}
+
+// The LM's geometry at a long prefix (a song's later frames): 144 chunks of 32 positions, more than the fixed
+// combine's 128 threads, so its strided loops over the chunks run twice.
+TEST(GqaAttention, DecodeAtALongPrefix) {
+  const Case c{1, 2, 8, 2, 128, 4640, 4600, 1.0f / std::sqrt(128.0f)};
+  const Inputs in = make_inputs(c, 95);
+  expect_close(run(provider_queue(0), in, c), in, c, "decode pos 4600");
 }
 
 // A head width that is not a multiple of 8: the CUDA decode stages its cached rows element by element (16-byte copies
