@@ -14,10 +14,10 @@
 
 #include "engine/core/device_array.h"
 #include "engine/ops/lm_ops.h"
-#include "engine/ops/registry.h"
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
+#include "gates/ops/support/provider_use.h"
 
 namespace music3::optest {
 namespace {
@@ -154,28 +154,17 @@ void expect_close(const Result& got, const Inputs& in, const Case& c, const std:
   EXPECT_EQ(bits(got.v), bits(v)) << what << ": V cache";
 }
 
-// The calls cuda.gqa_attention.fixed has taken, and whether it is enabled (its twin ctest disables it; a CPU build
-// has no such provider).
-uint64_t fixed_decode_calls(bool& enabled) {
-  for (const ops::ProviderUse& use : ops::registry().usage())
-    if (use.name == "cuda.gqa_attention.fixed") {
-      enabled = use.enabled;
-      return use.calls;
-    }
-  enabled = false;
-  return 0;
-}
-
-// The LM's head width and group: on CUDA the fixed-geometry provider takes each decode where it is enabled.
+// The LM's head width and group: on CUDA the fixed-geometry provider takes each decode where it is enabled (its twin
+// ctest disables it).
 TEST(GqaAttention, DecodeStepsAtModelGroup) {
   for (int pos : {0, 1, 31, 32, 37, 299}) {
     const Case c{1, 2, 8, 2, 128, 300, pos, 1.0f / std::sqrt(128.0f)};
     const Inputs in = make_inputs(c, 10 + uint64_t(pos));
     bool fixed = false;
-    const uint64_t before = fixed_decode_calls(fixed);
+    const uint64_t before = provider_calls("cuda.gqa_attention.fixed", fixed);
     expect_close(run(provider_queue(0), in, c), in, c, "decode pos " + std::to_string(pos));
     if (provider_is_cuda() && fixed) {
-      EXPECT_EQ(fixed_decode_calls(fixed), before + 1) << "cuda.gqa_attention.fixed";
+      EXPECT_EQ(provider_calls("cuda.gqa_attention.fixed", fixed), before + 1) << "cuda.gqa_attention.fixed";
     }
   }
 }

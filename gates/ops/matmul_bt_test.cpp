@@ -7,10 +7,10 @@
 #include <cstring>
 
 #include "engine/ops/ops.h"
-#include "engine/ops/registry.h"
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
+#include "gates/ops/support/provider_use.h"
 #include "engine/core/device_array.h"
 
 namespace music3::optest {
@@ -106,17 +106,6 @@ TEST(MatmulBT, GemmPathOperandsOffsetFromTheirBuffers) {
   expect_close_to_reference(run(provider_queue(0), a, b, d, 1), ref, "GEMM operands 2-byte aligned");
 }
 
-// The calls cuda.matmul_bt.gemv.packed has taken, and whether it is enabled (a CPU build has no such provider).
-uint64_t packed_calls(bool& enabled) {
-  for (const ops::ProviderUse& use : ops::registry().usage())
-    if (use.name == "cuda.matmul_bt.gemv.packed") {
-      enabled = use.enabled;
-      return use.calls;
-    }
-  enabled = false;
-  return 0;
-}
-
 // The LM's down projection at its release shape [4096, 12288], two rows: on CUDA the packed GEMV
 // (two blocks per multiprocessor, each streaming ~15 rows through a ring of 4 one-row tiles) takes
 // it where enabled, the lone-block kernel otherwise (one block per multiprocessor, ~31 rows through
@@ -128,10 +117,10 @@ TEST(MatmulBT, LmDownProjectionShapeWrapsTheRing) {
   const auto a = normal_bf16(d.m * d.k, 51, 1.0);
   const auto b = normal_bf16(d.n * d.k, 52, 0.02);
   bool packed = false;
-  const uint64_t before = packed_calls(packed);
+  const uint64_t before = provider_calls("cuda.matmul_bt.gemv.packed", packed);
   const auto vector_path = run(provider_queue(0), a, b, d, 0);
   if (provider_is_cuda() && packed) {
-    EXPECT_EQ(packed_calls(packed), before + 1) << "cuda.matmul_bt.gemv.packed";
+    EXPECT_EQ(provider_calls("cuda.matmul_bt.gemv.packed", packed), before + 1) << "cuda.matmul_bt.gemv.packed";
   }
   expect_close_to_reference(vector_path, reference(a, b, d), "LM down projection M=2 N=4096 K=12288");
   EXPECT_EQ(bits(vector_path), bits(run(provider_queue(0), a, b, d, 1)));
