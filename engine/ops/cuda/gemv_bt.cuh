@@ -13,7 +13,8 @@
 // Fast path (K % 8 == 0, K <= kFastMaxK, or kFastMaxKNarrow for M <= 2, 16-byte aligned operands): a persistent grid
 // (multiprocessors x resident blocks) of 8-warp blocks; block b owns the contiguous
 // weight rows [b N / G, (b + 1) N / G) and the activation rows [R y, R y + R)
-// (y = blockIdx.y), held in registers as f32 for the lane's chunks (j < J). Weight rows
+// (y = blockIdx.y), held in registers as f32 for the lane's chunks (j < J; as packed bf16 in the packed form,
+// gemv_bt_packed). Weight rows
 // stream in tiles of TILE rows through a ring of STAGES tiles in shared memory, filled by
 // cp.async (STAGES - 1 tiles in flight while one is used), so the bytes in flight do not
 // cost registers; step 2 runs transposed (each shuffle carries a different output) and
@@ -265,7 +266,8 @@ int resident_blocks() {
 //   1, 1..6  40-76    2          4|2   96 KiB   2 x 40-80 KiB        depth K 4096/6144 at M = 1
 //   2, 1..3  62-80    2          4     96 KiB   2 x 48-80 KiB        LM qkv, o, gate_up, head (K 4096: 2 x 64)
 //   2, 4..5  112-122  2          2     96 KiB   2 x 40-64 KiB        K in (6144, 10240]
-//   2, 6     128-144  1          2     192 KiB  144 KiB (3 tiles)    LM down projection (K 12288)
+//   2, 6     128-144  1          2     192 KiB  144 KiB (3 tiles)    LM down projection (K 12288), without the packed form
+//   2, 6 P   128      2          1     96 KiB   2 x 72 KiB           the same, activations packed (gemv_bt_packed)
 //   4, 1..4  64-174   2 (1 at 4) 2     64 KiB   2 x 24-56 KiB        depth's first call (M = 4)
 // The 2, 6 row: at a 96 KiB ring (2 stages) its 144 registers x 256 threads left room for one
 // block per SM, with one 48 KiB tile in flight while it summed (ncu on the H200: ~2.7 TB/s for
@@ -320,8 +322,9 @@ void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int
 }
 
 // The packed form of the lone-block row (R <= 2, J = 6: the LM's down projection): with the activations packed the
-// kernel should fit two blocks per multiprocessor, each a 96 KiB ring of 1-row tiles (4 stages, 3 in flight), the
-// same bytes in flight per multiprocessor as the lone block's (provider cuda.matmul_bt.gemv.packed).
+// kernel takes 128 registers (ptxas, sm_90), so two blocks share a multiprocessor, each a 96 KiB ring of 1-row tiles
+// (4 stages, 3 in flight): the same bytes in flight per multiprocessor as the lone block's (provider
+// cuda.matmul_bt.gemv.packed; on the H200 the LM step 4.28 -> 4.20 ms at K/V 300, reports/bench/lm/GAP.md).
 constexpr int64_t kPackedMinK = int64_t{5} * kWarps * 32 * kChunk;  // J = 6: K in (10240, 12288]
 template <class Src>
 void gemv_bt_packed(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
