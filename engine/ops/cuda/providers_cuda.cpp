@@ -74,6 +74,10 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.gqa_attention.fixed", OpId::GqaAttention, DeviceType::CUDA, 1, gqa_attention_fixed_cuda,
          gqa_attention_fixed_supports});
   r.add({"cuda.layer_norm", OpId::LayerNorm, DeviceType::CUDA, 0, layer_norm_cuda});
+  // The warp kernel's rows with persistent warps that load the next row while they finish this one: its arithmetic,
+  // so its bits. Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.layer_norm.pipelined) until the H200 has gated and timed it.
+  r.add({"cuda.layer_norm.pipelined", OpId::LayerNorm, DeviceType::CUDA, 1, layer_norm_pipelined_cuda,
+         layer_norm_pipelined_supports, /*opt_in=*/true});
   r.add({"cuda.self_attention", OpId::SelfAttention, DeviceType::CUDA, 0, self_attention_cuda, self_attention_supports});
   // cuDNN's fused SDPA first where the build has it (issue 12: the DiT's attention); ours stays reachable with
   // MUSIC3_DISABLE_PROVIDERS=cuda.self_attention.cudnn and covers the shapes cuDNN's views decline.
