@@ -4,8 +4,9 @@
 // kGqaChunk positions per chunk, combined with the chunk maxima), on decode steps and
 // causal prefills with GQA 4:1 and an odd group of 5; the K/V rows stored at pos .. pos +
 // T - 1 and every other cache row untouched (rows past the prefix poisoned with NaN, so
-// reading one shows), a decode at a long prefix (144 chunks), and a decode at a head width off the 8-value grid; thread-count invariance (CPU); a position past
-// the cache refused (CPU); on CUDA, the LM geometry's decode taken by cuda.gqa_attention.fixed where enabled.
+// reading one shows), a decode at a long prefix (144 chunks), and a decode at a head width off the
+// 8-value grid; thread-count invariance (CPU); a position past the cache refused (CPU); on CUDA, the
+// LM geometry's decode taken by cuda.gqa_attention.fixed where enabled.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -32,6 +32,7 @@
 #include "engine/ops/cuda/async_copy.cuh"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/pdl.cuh"
+#include "engine/ops/cuda/warp_sum_transposed.cuh"
 
 namespace music3::ops::gemv {
 
@@ -61,30 +62,6 @@ struct PlainRows {
   __device__ void chunk(int m, int64_t c, float (&f)[8]) const { unpack_bf16x8(raw(m, c), f); }
   __device__ float element(int m, int64_t i) const { return to_f32(a[m * k + i]); }
 };
-
-// Sums v[i] over the warp's 32 lanes for every i < V (V a power of two <= 32) in
-// V - 1 + 5 - log2(V) shuffles: each halving step pairs lanes at distance o and
-// keeps half of the values, so lane l ends with value index bitrev(l mod V); then
-// the plain butterfly continues at distances V .. 16. Every value meets its pairs
-// at distance 1, 2, 4, 8, 16 in that order. Returns the value index lane l holds.
-template <int V>
-__device__ __forceinline__ int warp_sum_transposed(float (&v)[V], int lane) {
-  int index = 0;
-#pragma unroll
-  for (int o = 1, half = V / 2; half >= 1; o *= 2, half /= 2) {
-    const bool upper = (lane & o) != 0;
-#pragma unroll
-    for (int i = 0; i < half; ++i) {
-      const float send = upper ? v[i] : v[i + half];
-      const float keep = upper ? v[i + half] : v[i];
-      v[i] = keep + __shfl_xor_sync(0xFFFFFFFFu, send, o);
-    }
-    if (upper) index += half;
-  }
-#pragma unroll
-  for (int o = V; o < 32; o *= 2) v[0] += __shfl_xor_sync(0xFFFFFFFFu, v[0], o);
-  return index;
-}
 
 // Shared memory of one stage: TILE rows x J chunks x 256 threads x 16 bytes; each thread copies
 // and later reads only its own chunks (slot (r J + j) 256 + tid), so no barrier guards the ring.

@@ -29,6 +29,7 @@
 #include "engine/ops/cuda/async_copy.cuh"
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
+#include "engine/ops/cuda/gqa_chunk_softmax.cuh"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/lm_ops.h"
@@ -143,24 +144,7 @@ __global__ void __launch_bounds__(kThreads)
   // expf(s_p - m) on lane p, then l = e_0 + e_1 + ... in increasing p by lane 0. The scores become bf16(e_p).
   __shared__ float chunk_max[kMaxGroup], chunk_sum[kMaxGroup], expo[kMaxGroup][kGqaChunk];
   static_assert(kMaxGroup <= kWarps && kGqaChunk == 32, "a warp per head, a lane per position");
-  if (warp < g.group) {
-    const int h = warp;
-    const float sp = lane < n ? score[h][lane] : -INFINITY;
-    float m = sp;
-    for (int o = 16; o >= 1; o /= 2) m = fmaxf(m, __shfl_xor_sync(0xFFFFFFFFu, m, o));
-    if (lane < n) {
-      const float e = expf(sp - m);
-      expo[h][lane] = e;
-      score[h][lane] = round_bf16(e);
-    }
-    __syncwarp();
-    if (lane == 0) {
-      float l = 0.0f;
-      for (int p = 0; p < n; ++p) l += expo[h][p];
-      chunk_max[h] = m;
-      chunk_sum[h] = l;
-    }
-  }
+  if (warp < g.group) gqa_chunk_softmax(score[warp], expo[warp], chunk_max[warp], chunk_sum[warp], lane, n);
   __syncthreads();
   // acc_d = sum bf16(e_p) v_p[d] in increasing p, over the staged v rows.
   for (int64_t i = threadIdx.x; i < g.group * g.dim; i += kThreads) {

@@ -20,8 +20,10 @@
 #include "engine/ops/cuda/async_copy.cuh"
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
+#include "engine/ops/cuda/gqa_chunk_softmax.cuh"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/pdl.cuh"
+#include "engine/ops/cuda/warp_sum_transposed.cuh"
 #include "engine/ops/lm_ops.h"
 
 namespace music3::ops {
@@ -33,30 +35,6 @@ constexpr int kWarps = kThreads / 32;
 struct Geometry {
   int batch, heads, kv_heads, tmax, row_width, q_width, kv_width, chunks;
 };
-
-// Sums v[i] over the warp's 32 lanes for every i < V (V a power of two <= 32), each with the tree of a plain xor
-// butterfly at distances 16, 8, 4, 2, 1 (lane l adds its own value first, then its partner's): the first log2(V)
-// steps each keep half of the values, so V - 1 + log2(32 / V) shuffles in all. Returns the value index lane l
-// ends with: the lane's bits 4, 3, ... read as a binary number of log2(V) digits; every lane with the same index
-// holds the same sum.
-template <int V>
-__device__ __forceinline__ int warp_sum_high_first(float (&v)[V], int lane) {
-  int index = 0;
-#pragma unroll
-  for (int o = 16, half = V / 2; half >= 1; o /= 2, half /= 2) {
-    const bool upper = (lane & o) != 0;
-#pragma unroll
-    for (int i = 0; i < half; ++i) {
-      const float send = upper ? v[i] : v[i + half];
-      const float keep = upper ? v[i + half] : v[i];
-      v[i] = keep + __shfl_xor_sync(0xFFFFFFFFu, send, o);
-    }
-    if (upper) index += half;
-  }
-#pragma unroll
-  for (int o = 16 / V; o >= 1; o /= 2) v[0] += __shfl_xor_sync(0xFFFFFFFFu, v[0], o);
-  return index;
-}
 
 template <int D, int G>
 __global__ void __launch_bounds__(kThreads)
@@ -114,29 +92,11 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
       for (int h = 0; h < G; ++h) s[h] = __fmaf_rn(q[h][i], kv, s[h]);
     }
-    const int h = warp_sum_high_first<G>(s, lane);
+    const int h = warp_sum_transposed<G, true>(s, lane);
     if ((lane & (32 / G - 1)) == 0) score[h][p] = s[0] * scale;
   }
   __syncthreads();
-  if (warp < G) {  // head h = warp: the chunk's max, e_p = expf(s_p - m) on lane p, l in increasing p
-    const int h = warp;
-    const float sp = lane < n ? score[h][lane] : -INFINITY;
-    float m = sp;
-#pragma unroll
-    for (int o = 16; o >= 1; o /= 2) m = fmaxf(m, __shfl_xor_sync(0xFFFFFFFFu, m, o));
-    if (lane < n) {
-      const float e = expf(sp - m);
-      expo[h][lane] = e;
-      score[h][lane] = round_bf16(e);
-    }
-    __syncwarp();
-    if (lane == 0) {
-      float l = 0.0f;
-      for (int p = 0; p < n; ++p) l += expo[h][p];
-      chunk_max[h] = m;
-      chunk_sum[h] = l;
-    }
-  }
+  if (warp < G) gqa_chunk_softmax(score[warp], expo[warp], chunk_max[warp], chunk_sum[warp], lane, n);  // head warp
   __syncthreads();
   constexpr int kHeadStride = kThreads / D, kHeadsPerThread = G * D / kThreads;
   const int d = threadIdx.x % D, h0 = threadIdx.x / D;  // heads h0, h0 + kHeadStride, ...

@@ -15,10 +15,12 @@
 // whose 8 lie past the row's end holds nothing); its partial sums run over its own values in that order, then
 // warp_reduce's butterfly, so the bits differ from the other two kernels' order (the gates bound every path
 // against the f64 reference and the CPU provider, not against each other).
+// The warp kernel's row arithmetic lives in layer_norm_warp_row.cuh, shared with layer_norm_pipelined.cu.
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
+#include "engine/ops/cuda/layer_norm_warp_row.cuh"
 #include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/transformer_ops.h"
 
@@ -28,11 +30,7 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kPerThread = 8;  // the register path's row width: up to kThreads * kPerThread
 
-// (rstd, -mean * rstd) of a row: both kernels' normaliser.
-__device__ __forceinline__ float2 scale_shift(float mean, float var, float eps) {
-  const float rstd = 1.0f / sqrtf(var + eps), shift = -mean * rstd;
-  return make_float2(rstd, shift);
-}
+using warp_row::scale_shift;
 
 __global__ void __launch_bounds__(kThreads)
     layer_norm_kernel(const bf16* x, const bf16* r, const bf16* __restrict__ w,
@@ -112,14 +110,8 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 constexpr int kWarpRowsPerBlock = 4;
-constexpr int kChunk = 256;        // one 16-byte load per lane
-constexpr int kMaxChunks = 2048 / kChunk;
-
-__device__ __forceinline__ void unpack8(const uint4& u, float* f) {
-  const bf16* h = reinterpret_cast<const bf16*>(&u);
-#pragma unroll
-  for (int k = 0; k < 8; ++k) f[k] = to_f32(h[k]);
-}
+using warp_row::kChunk;
+using warp_row::kMaxChunks;
 
 __global__ void __launch_bounds__(kWarpRowsPerBlock * 32)
     layer_norm_warp_kernel(const bf16* x, const bf16* r, const bf16* __restrict__ w,
@@ -131,67 +123,12 @@ __global__ void __launch_bounds__(kWarpRowsPerBlock * 32)
   const int64_t row = static_cast<int64_t>(blockIdx.x) * kWarpRowsPerBlock + threadIdx.x / 32;
   if (row >= rows) return;
   const int64_t base = row * n;
-  // Chunks this lane holds: its first index c * 256 + 8 lane lies inside the row.
-  const int chunks = static_cast<int>((n - lane * 8 + kChunk - 1) / kChunk);
+  const int chunks = warp_row::lane_chunks(n, lane);
   float v[kMaxChunks][8];
   uint4 xv[kMaxChunks], rv[kMaxChunks];
-#pragma unroll
-  for (int c = 0; c < kMaxChunks; ++c) {  // every load of x and r before any store of h_out (which may be x)
-    if (c >= chunks) break;
-    const int64_t i = base + c * kChunk + lane * 8;
-    xv[c] = *reinterpret_cast<const uint4*>(x + i);
-    if (r) rv[c] = *reinterpret_cast<const uint4*>(r + i);
-  }
-  float sum = 0.0f;
-#pragma unroll
-  for (int c = 0; c < kMaxChunks; ++c) {
-    if (c >= chunks) break;
-    unpack8(xv[c], v[c]);
-    if (r) {
-      float rf[8];
-      unpack8(rv[c], rf);
-      uint4 hv;
-      bf16* hb = reinterpret_cast<bf16*>(&hv);
-#pragma unroll
-      for (int k = 0; k < 8; ++k) {
-        v[c][k] = round_bf16(__fadd_rn(v[c][k], rf[k]));
-        hb[k] = to_bf16(v[c][k]);
-      }
-      *reinterpret_cast<uint4*>(h_out + base + c * kChunk + lane * 8) = hv;
-    }
-#pragma unroll
-    for (int k = 0; k < 8; ++k) sum = __fadd_rn(sum, v[c][k]);
-  }
-  const float mean = warp_reduce(sum, SumOp{}) / static_cast<float>(n);
-  float sq = 0.0f;
-#pragma unroll
-  for (int c = 0; c < kMaxChunks; ++c) {
-    if (c >= chunks) break;
-#pragma unroll
-    for (int k = 0; k < 8; ++k) {
-      const float d = __fsub_rn(v[c][k], mean);
-      sq = __fadd_rn(sq, __fmul_rn(d, d));
-    }
-  }
-  const float var = warp_reduce(sq, SumOp{}) / static_cast<float>(n);
-  const float2 norm = scale_shift(mean, var, eps);
-  const float rstd = norm.x, shift = norm.y;
-#pragma unroll
-  for (int c = 0; c < kMaxChunks; ++c) {
-    if (c >= chunks) break;
-    const int64_t i = c * kChunk + lane * 8;
-    float wf[8], bfv[8];
-    unpack8(*reinterpret_cast<const uint4*>(w + i), wf);
-    unpack8(*reinterpret_cast<const uint4*>(b + i), bfv);
-    uint4 av;
-    bf16* ab = reinterpret_cast<bf16*>(&av);
-#pragma unroll
-    for (int k = 0; k < 8; ++k) {
-      const float y = __fadd_rn(__fmul_rn(v[c][k], rstd), shift);
-      ab[k] = to_bf16(__fadd_rn(__fmul_rn(y, wf[k]), bfv[k]));
-    }
-    *reinterpret_cast<uint4*>(a_out + base + i) = av;
-  }
+  warp_row::load(x, r, base, lane, chunks, xv, rv);  // every load of x and r before any store of h_out (maybe x)
+  const float sum = warp_row::take(xv, rv, r != nullptr, h_out + base, lane, chunks, v);
+  warp_row::normalize(v, sum, w, b, a_out + base, n, eps, lane, chunks);
 }
 
 }  // namespace
