@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "engine/ops/op_checks.h"
 #include "engine/ops/op_observer.h"
@@ -103,6 +104,38 @@ void gqa_attention(const Queue& q, const GqaAttentionArgs& a) {
       check_disjoint(op, all[j].first, *all[j].second, all[i].first, *all[i].second);
   if (!std::isfinite(a.scale)) fail_scalar(op, "scale", "must be finite, got " + std::to_string(a.scale));
   run(OpId::GqaAttention, q, &a);
+}
+
+void lm_sample(const Queue& q, const LmSampleArgs& a) {
+  const char* op = "lm_sample";
+  check_tensor(op, "logits", a.logits, DType::BF16, 2, q);
+  check_dim(op, "logits", a.logits, 0, 2, "row 0 conditional, row 1 unconditional");
+  const int64_t K = a.logits.shape[1];
+  if (K < 1 || K > INT32_MAX)
+    fail_scalar(op, "logits", "must have 1 .. 2^31-1 columns, got " + a.logits.describe());
+  check_tensor(op, "column_out", a.column_out, DType::I32, 1, q);
+  check_dim(op, "column_out", a.column_out, 0, 1, "one sampled column");
+  check_tensor(op, "nonfinite", a.nonfinite, DType::I32, 1, q);
+  check_dim(op, "nonfinite", a.nonfinite, 0, 1, "one counter");
+  std::vector<std::pair<const char*, const Tensor*>> all = {
+      {"logits", &a.logits}, {"column_out", &a.column_out}, {"nonfinite", &a.nonfinite}};
+  for (auto [name, t] : {std::pair{"draws", &a.draws}, std::pair{"guided_out", &a.guided_out},
+                         std::pair{"probs_out", &a.probs_out}}) {
+    if (!t->data) continue;  // optional
+    check_tensor(op, name, *t, DType::F32, 1, q);
+    check_dim(op, name, *t, 0, K, "K of 'logits'");
+    all.push_back({name, t});
+  }
+  for (size_t i = 0; i < all.size(); ++i)
+    for (size_t j = i + 1; j < all.size(); ++j)
+      check_disjoint(op, all[j].first, *all[j].second, all[i].first, *all[i].second);
+  if (a.cfg_top_k < 1) fail_scalar(op, "cfg_top_k", "must be >= 1, got " + std::to_string(a.cfg_top_k));
+  if (a.top_k < 1) fail_scalar(op, "top_k", "must be >= 1, got " + std::to_string(a.top_k));
+  if (!std::isfinite(a.cfg_scale)) fail_scalar(op, "cfg_scale", "must be finite, got " + std::to_string(a.cfg_scale));
+  if (!a.draws.data && (a.first_id < 0 || a.next_id < 0 || int64_t(a.next_id) + K - 2 > INT32_MAX))
+    fail_scalar(op, "next_id", "the generated draws' ids must be non-negative 32-bit ids, got first_id " +
+                                   std::to_string(a.first_id) + ", next_id " + std::to_string(a.next_id));
+  run(OpId::LmSample, q, &a);
 }
 
 }  // namespace music3::ops

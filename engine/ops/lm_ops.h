@@ -1,5 +1,5 @@
 // The language model's op entry points (Qwen3 attention block): the per-head q/k RMSNorm and
-// RoPE from a bf16 table in one pass, and GQA attention with a K/V cache. Model code calls them with
+// RoPE from a bf16 table in one pass, GQA attention with a K/V cache, and the AR loop's sampler. Model code calls them with
 // a Queue; the registry picks the provider for the queue's device. Every tensor lives on
 // the queue's device and is bf16 unless stated. Each entry point validates dtypes, ranks
 // and shapes and throws std::invalid_argument naming the op and argument before any
@@ -29,6 +29,16 @@
 //                 scale * q.k, unnormalised P rounded to bf16 before P.V, f32 sums, out bf16
 //                 [T*B, nH D]. Providers may split the positions into chunks, each with its own
 //                 max (the band, not the bits, is the contract across providers).
+//  lm_sample      the language model's CFG sampler over K sliced columns (lm_sample_rule.h runs it on the host;
+//                 engine/models/music3/lm/lm_sampler.h states it as upstream's): c, u = f32 of the bf16 rows;
+//                 g = u + (c - u) * cfg_scale; g = -inf where c < the cfg_top_k-th largest c (ties kept; NaN
+//                 ranks above every number, as in torch.topk); guided_out = g; nan_to_num(g); keep g >= the
+//                 top_k-th largest; softmax and renormalisation with sampler_algo.h's pieces and fixed tree over
+//                 tree_size(K) slots; column = argmax_i score(p_i, E_i) (draw_score, draw_beats); probs_out = p.
+//                 E: `draws` f32 [K] when given, else exp1_draw(seed, iteration, draw_step, id(col)) with
+//                 id(0) = first_id, id(c) = next_id + c - 1. nonfinite[0] (a u32 count in an i32 tensor) grows by
+//                 the non-finite raw logits of both rows. Every provider gives the same bits (column, guided,
+//                 probs): the rule is a fixed sequence of f32 operations
 // Thread-safety: as ops.h.
 #pragma once
 #include <cstdint>
@@ -55,7 +65,21 @@ struct GqaAttentionArgs {
   float scale;
 };
 
+struct LmSampleArgs {
+  Tensor logits;      // bf16 [2, K]: row 0 conditional, row 1 unconditional
+  Tensor draws;       // f32 [K], or empty (data == nullptr): generated
+  Tensor column_out;  // i32 [1]: the sampled column
+  Tensor nonfinite;   // i32 [1]: incremented
+  Tensor guided_out, probs_out;  // f32 [K] each, or empty: not written
+  uint64_t seed = 0, iteration = 0;
+  uint32_t draw_step = 0;
+  int32_t first_id = 0, next_id = 0;
+  float cfg_scale = 1.0f;
+  int cfg_top_k = 1, top_k = 1;
+};
+
 void gqa_attention(const Queue& q, const GqaAttentionArgs& args);
+void lm_sample(const Queue& q, const LmSampleArgs& args);
 void qk_norm_rope(const Queue& q, const QkNormRopeArgs& args);
 
 }  // namespace music3::ops

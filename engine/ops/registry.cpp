@@ -29,6 +29,7 @@ std::string op_name(OpId op) {
     case OpId::PlaceRows: return "place_rows";
     case OpId::QkNormRope: return "qk_norm_rope";
     case OpId::GuidedEuler: return "guided_euler";
+    case OpId::LmSample: return "lm_sample";
     case OpId::kCount: break;
   }
   return "op#" + std::to_string(static_cast<int>(op));

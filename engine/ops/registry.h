@@ -61,6 +61,7 @@ enum class OpId : uint8_t {
   PlaceRows,
   QkNormRope,
   GuidedEuler,
+  LmSample,
   kCount
 };
 std::string op_name(OpId op);

@@ -15,7 +15,9 @@
 //  - non-finite: a final-norm weight made NaN reaches every logit of the device run, and
 //    the loop counts non-finite logits instead of failing silently;
 //  - repeatability: two runs with the engine's own generator give identical tokens, codes
-//    and frame_hiddens (CPU: on 1 and 2 threads).
+//    and frame_hiddens (CPU: on 1 and 2 threads);
+//  - untraced sampling: a run that asks the arm for each sample alone (on the device where lm_sample has a
+//    provider there) samples the traced run's tokens bit for bit, also with recorded draws and ignore_eos.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -159,6 +161,47 @@ TEST(LmDevice, OwnGeneratorIsRepeatable) {
                                   a.result.frame_hiddens.size() * sizeof(bf16)) == 0;
     EXPECT_TRUE(same) << c.name();
     record("lm.repeat", c.name(), "device_arm.identical", same, 1, BoundKind::Lower);
+  }
+}
+
+// An untraced run (the loop asks the arm for each sample alone: LmArm::sample_last) samples what a traced run of the
+// same draws samples from the logits it brings back, bit for bit in tokens, codes, frame_hiddens and the non-finite
+// count: with the engine's generator, with upstream's recorded draws, and with <|audio_end|> masked (ignore_eos,
+// teacher forced).
+// Where the op lm_sample has an enabled provider on the gate's device, the untraced run drew every token through it
+// (its calls equal the iterations); elsewhere (CUDA without the opt-in cuda.lm_sample) none.
+TEST(LmDevice, UntracedRunsSampleTheTracedTokens) {
+  const bool device_samples = ops::registry().has(ops::OpId::LmSample, gate_device());
+  for (const auto& c : lm_cases()) {
+    if (c.seed > 1) continue;
+    const LmGolden g = read_lm_golden(c);
+    for (int variant = 0; variant < 3; ++variant) {
+      // variant 2 teacher forced with upstream's draws, so where upstream sampled <|audio_end|> the masked row must
+      // sample a code instead (on both paths) while the teacher's token still ends the loop there.
+      LmRunOptions o{runtime::ArmRequest::Device, /*replay*/ variant > 0, /*teacher*/ variant == 2,
+                     300 + uint64_t(c.seed)};
+      o.ignore_eos = variant == 2;
+      const LmRun traced = run_lm_case(c, g, gate_queue(), o);
+      o.traced = false;
+      ops::registry().reset_usage();
+      const LmRun bare = run_lm_case(c, g, gate_queue(), o);
+      uint64_t sample_calls = 0;
+      for (const auto& u : ops::registry().usage())
+        if (u.op == ops::OpId::LmSample && u.device == gate_device()) sample_calls += u.calls;
+      const auto& a = traced.result;
+      const auto& b = bare.result;
+      const bool same = a.tokens == b.tokens && a.codes == b.codes && a.nonfinite_logits == b.nonfinite_logits &&
+                        a.frame_hiddens.size() == b.frame_hiddens.size() &&
+                        std::memcmp(a.frame_hiddens.data(), b.frame_hiddens.data(),
+                                    a.frame_hiddens.size() * sizeof(bf16)) == 0;
+      const std::string name = c.name() + (variant == 0 ? "" : variant == 1 ? ".recorded" : ".ignore_eos");
+      EXPECT_TRUE(same) << name;
+      EXPECT_TRUE(bare.trace.lm_logits.empty()) << name;
+      EXPECT_EQ(sample_calls, device_samples ? uint64_t(b.iterations) : 0u) << name;
+      record("lm.device", name, "untraced_vs_traced.identical", same, 1, BoundKind::Lower);
+      record("lm.reachability", name, "lm_sample.calls", double(sample_calls),
+             device_samples ? double(b.iterations) : 0.0, BoundKind::Lower);
+    }
   }
 }
 

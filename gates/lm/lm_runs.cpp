@@ -16,6 +16,7 @@ LmRun run_lm_case(const LmCase& c, const LmGolden& g, const Queue& q, const LmRu
   ar::ArOptions opts;
   opts.max_frames = g.max_frames;
   opts.draws.seed = o.seed;
+  opts.ignore_eos = o.ignore_eos;
   if (o.replay) {
     opts.draws.lm_replay = g.lm_exp_draws.data();
     opts.draws.lm_rows = g.iterations;
@@ -26,7 +27,7 @@ LmRun run_lm_case(const LmCase& c, const LmGolden& g, const Queue& q, const LmRu
   const ar::ArTeacher teacher{g.tokens.data(), g.iterations, g.codes.data(), g.depth_frames};
   if (o.teacher) opts.teacher = &teacher;
   LmRun run;
-  run.result = stage->run(g.text_ids.data(), int(g.prompt), opts, &run.trace);
+  run.result = stage->run(g.text_ids.data(), int(g.prompt), opts, o.traced ? &run.trace : nullptr);
   run.lm_instruments = stage->lm_instruments();
   run.depth_frames = stage->depth().instruments().frames;
   return run;

@@ -3,6 +3,8 @@
 // injected; with `teacher` the golden's tokens and codes are fed back, so every LM step
 // and depth frame sees upstream's inputs and the per-iteration traces are comparable;
 // otherwise the engine's own generator keyed by `seed` draws. max_frames is the golden's.
+// Untraced (traced = false) the loop asks the arm for each sample alone (LmArm::sample_last),
+// and `trace` stays empty; ignore_eos is ArOptions' benchmarking switch.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -18,6 +20,8 @@ struct LmRunOptions {
   bool replay = true;
   bool teacher = true;
   uint64_t seed = 0;
+  bool traced = true;
+  bool ignore_eos = false;
 };
 
 struct LmRun {

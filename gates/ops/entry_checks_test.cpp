@@ -261,7 +261,16 @@ TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
          qk_norm_rope(q, {t(DType::BF16, {2, 64}), t(DType::BF16, {16}), t(DType::BF16, {16}), t(DType::BF16, {8, 16}),
                           t(DType::BF16, {8, 16}), t(DType::I32, {1}), 2, 1, 2, 1e-6f});
        }},
-      {"guided_euler", [&] { guided_euler(q, t(DType::BF16, {4, 64}), x, 1.7f, -0.03f); }}};
+      {"guided_euler", [&] { guided_euler(q, t(DType::BF16, {4, 64}), x, 1.7f, -0.03f); }},
+      {"lm_sample",
+       [&] {
+         LmSampleArgs a;
+         a.logits = t(DType::BF16, {2, 64});
+         a.column_out = t(DType::I32, {1});
+         a.nonfinite = t(DType::I32, {1});
+         a.cfg_top_k = a.top_k = 50;
+         lm_sample(q, a);
+       }}};
   ASSERT_EQ(calls.size(), static_cast<size_t>(OpId::kCount));
   for (const auto& [op, call] : calls) {
     try {

@@ -66,6 +66,8 @@ bool self_attention_cudnn_supports(const void* args);  // D a multiple of 8 up t
 void place_rows_cuda(const Queue& q, const void* args);
 void guided_euler_cuda(const Queue& q, const void* args);
 void qk_norm_rope_cuda(const Queue& q, const void* args);
+bool lm_sample_cuda_supports(const void* args);  // K <= 16,896
+void lm_sample_cuda(const Queue& q, const void* args);
 bool matmul_bt_cublaslt_supports(const void* args);  // a bias
 void matmul_bt_cublaslt_cuda(const Queue& q, const void* args);
 bool matmul_bt_tuned_supports(const void* args);  // M >= 5, bias or not, operands 16-byte aligned

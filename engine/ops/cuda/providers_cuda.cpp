@@ -88,6 +88,10 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.place_rows", OpId::PlaceRows, DeviceType::CUDA, 0, place_rows_cuda});
   r.add({"cuda.guided_euler", OpId::GuidedEuler, DeviceType::CUDA, 0, guided_euler_cuda});
   r.add({"cuda.qk_norm_rope", OpId::QkNormRope, DeviceType::CUDA, 0, qk_norm_rope_cuda});
+  // The AR loop's LM sampler on the device (K <= 16,896). Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.lm_sample) until the
+  // H200 has gated and timed it: without it the LM device arm on CUDA reads the logits back and samples on the host.
+  r.add({"cuda.lm_sample", OpId::LmSample, DeviceType::CUDA, 0, lm_sample_cuda, lm_sample_cuda_supports,
+         /*opt_in=*/true});
 }
 
 }  // namespace music3::ops

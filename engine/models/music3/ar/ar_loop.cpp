@@ -9,10 +9,6 @@
 
 namespace music3::ar {
 
-namespace {
-constexpr bf16 kLowestBf16{0xFF7F};  // -3.39e38, the lowest finite bf16
-}  // namespace
-
 ArError::ArError(std::string kind, const std::string& message)
     : std::runtime_error(kind + ": " + message), kind_(std::move(kind)) {}
 
@@ -73,9 +69,6 @@ ArResult run_ar(const ArModels& m, const int32_t* text_ids, int prompt, const Ar
   std::vector<int32_t> fed_codes(static_cast<size_t>(C));
   auto append = [](auto& v, const auto* p, size_t n) { v.insert(v.end(), p, p + n); };
   for (int64_t it = 0; it <= o.max_frames; ++it) {
-    lm::LmSample s;
-    m.lm.head(last.data(), logits.data());
-    if (o.ignore_eos) logits[0] = logits[size_t(K)] = kLowestBf16;  // column 0 of both rows: <|audio_end|>
     if (o.draws.lm_replay) {
       if (it >= o.draws.lm_rows)
         throw ArError("draws_exhausted", "the recorded LM draws hold " + std::to_string(o.draws.lm_rows) +
@@ -85,17 +78,21 @@ ArResult run_ar(const ArModels& m, const int32_t* text_ids, int prompt, const Ar
     }
     const lm::LmDraws lm_draws = o.draws.lm_replay ? lm::LmDraws{draws.data()}
                                                    : lm::LmDraws{nullptr, o.draws.seed, uint64_t(it)};
-    s = lm::lm_sample(logits.data(), lm_draws, lm::kCfgScale, lm::kCfgTopK, lm::kTopK, trace ? guided.data() : nullptr,
-                      trace ? probs.data() : nullptr);
-    r.nonfinite_logits += s.nonfinite;
-    r.tokens.push_back(s.token);
-    ++r.iterations;
-    if (trace) {
+    lm::LmSample s;
+    if (trace) {  // the logits, guided logits and probabilities come to the host for the trace
+      m.lm.head(last.data(), logits.data());
+      if (o.ignore_eos) lm::mask_eos(logits.data());
+      s = lm::lm_sample(logits.data(), lm_draws, lm::kCfgScale, lm::kCfgTopK, lm::kTopK, guided.data(), probs.data());
       append(trace->last_hidden, last.data(), last.size());
       append(trace->lm_logits, logits.data(), logits.size());
       append(trace->guided, guided.data(), guided.size());
       append(trace->probs, probs.data(), probs.size());
+    } else {  // the same sample, where the arm's device can draw it without the logits coming back
+      s = m.lm.sample_last(lm_draws, o.ignore_eos);
     }
+    r.nonfinite_logits += s.nonfinite;
+    r.tokens.push_back(s.token);
+    ++r.iterations;
     int32_t token = s.token;
     if (o.teacher) {
       if (it >= o.teacher->iterations)

@@ -12,8 +12,11 @@
 // ArError kind "zero_frames". Draws: the engine's counter-based generator keyed by seed,
 // or recorded ones (LM: [iterations, V] indexed by the full-vocabulary id; depth:
 // [frames, 7, A]); a teacher (recorded tokens and codes) is fed back instead of the
-// sampled ones, which are still drawn and returned. Thread-safety: one call at a time
-// per arm.
+// sampled ones, which are still drawn and returned. A traced run brings each iteration's
+// logits to the host and samples there (the trace holds logits, guided logits and
+// probabilities); an untraced one asks the arm for the sample alone (LmArm::sample_last,
+// drawn on the arm's device where lm_sample has a provider there): the same tokens, by
+// the op's contract. Thread-safety: one call at a time per arm.
 #pragma once
 #include <cstdint>
 #include <functional>

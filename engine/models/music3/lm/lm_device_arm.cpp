@@ -4,11 +4,13 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "engine/models/music3/lm/lm_host_math.h"
 #include "engine/models/music3/lm/lm_ids.h"
 #include "engine/ops/lm_ops.h"
 #include "engine/ops/ops.h"
+#include "engine/ops/registry.h"
 
 namespace music3::lm {
 
@@ -44,6 +46,8 @@ LmDeviceArm::LmDeviceArm(const LmWeights& w, const Queue& q, DevicePool& pool, r
   head_w_ = held_.stage_rows({&w.head_eos, &w.head_codes});
   head_in_ = held_.resident(DType::BF16, {2, cfg_.hidden}, true);
   logits_ = held_.resident(DType::BF16, {2, kSampledColumns}, true);
+  draws_ = held_.resident(DType::F32, {kSampledColumns}, false);
+  sample_ = held_.resident(DType::I32, {2}, false);
   q_.synchronize();
   held_.note_pool_stats();
 }
@@ -143,6 +147,7 @@ void LmDeviceArm::prefill(const bf16* embeds, int prompt, int capacity, bf16* la
     std::memcpy(last + sz(b * H), fin.data() + sz((int64_t(prompt - 1) * 2 + b) * H), sz(H) * sizeof(bf16));
   }
   pos_ = prompt;
+  last_row_ = 2 * (prompt - 1);
   step_graph_ = std::make_unique<runtime::FrameGraph>(q_, 1);
   ++ins_.device_forwards;
   held_.note_pool_stats();
@@ -161,6 +166,7 @@ void LmDeviceArm::decode(const bf16* embeds, bf16* last) {
   step_graph_->run(0, [&] { forward(1); });
   be.copy(last, fin_.data, sz(2 * H) * sizeof(bf16), CopyKind::DeviceToHost, q_.stream);
   q_.synchronize();
+  last_row_ = 0;
   ++pos_;
   ++ins_.device_forwards;
 }
@@ -171,6 +177,48 @@ void LmDeviceArm::head(const bf16* last, bf16* logits) {
   head_graph_.run(0, [&] { ops::matmul_bt(q_, head_in_, head_w_, logits_); });
   be.copy(logits, logits_.data, logits_.bytes(), CopyKind::DeviceToHost, q_.stream);
   q_.synchronize();
+}
+
+LmSample LmDeviceArm::sample_last(const LmDraws& draws, bool mask) {
+  if (last_row_ < 0) throw std::logic_error("lm device arm: sample_last before prefill");
+  const int64_t H = cfg_.hidden, K = kSampledColumns;
+  Backend& be = *q_.backend;
+  be.copy(head_in_.data, static_cast<const bf16*>(fin_.data) + sz(int64_t(last_row_) * H), head_in_.bytes(),
+          CopyKind::DeviceToDevice, q_.stream);
+  head_graph_.run(0, [&] { ops::matmul_bt(q_, head_in_, head_w_, logits_); });
+  if (mask)
+    for (const int64_t column : {int64_t{0}, K})  // column 0 of both rows
+      be.copy(static_cast<bf16*>(logits_.data) + sz(column), &kMaskedLogit, sizeof(bf16), CopyKind::HostToDevice,
+              q_.stream);
+  if (!ops::registry().has(ops::OpId::LmSample, q_.device)) {
+    std::vector<bf16> logits(sz(2 * K));
+    be.copy(logits.data(), logits_.data, logits_.bytes(), CopyKind::DeviceToHost, q_.stream);
+    q_.synchronize();
+    return lm_sample(logits.data(), draws, kCfgScale, kCfgTopK, kTopK, nullptr, nullptr);
+  }
+  const ops::LmSampleDraws rule = draws.rule_draws();
+  ops::LmSampleArgs a;
+  a.logits = logits_;
+  if (rule.recorded) {
+    be.copy(draws_.data, rule.recorded, draws_.bytes(), CopyKind::HostToDevice, q_.stream);
+    a.draws = draws_;
+  }
+  a.column_out = Tensor{sample_.data, DType::I32, {1}, q_.device};
+  a.nonfinite = Tensor{static_cast<int32_t*>(sample_.data) + 1, DType::I32, {1}, q_.device};
+  a.seed = rule.seed;
+  a.iteration = rule.iteration;
+  a.draw_step = rule.step;
+  a.first_id = rule.first_id;
+  a.next_id = rule.next_id;
+  a.cfg_scale = kCfgScale;
+  a.cfg_top_k = kCfgTopK;
+  a.top_k = kTopK;
+  sample_host_[0] = sample_host_[1] = 0;
+  be.copy(sample_.data, sample_host_, sample_.bytes(), CopyKind::HostToDevice, q_.stream);
+  ops::lm_sample(q_, a);
+  be.copy(sample_host_, sample_.data, sample_.bytes(), CopyKind::DeviceToHost, q_.stream);
+  q_.synchronize();
+  return {column_id(sample_host_[0]), static_cast<uint32_t>(sample_host_[1])};
 }
 
 }  // namespace music3::lm

@@ -11,7 +11,12 @@
 // lm_host_math's rope_table, so cos/sin are the host arm's bf16 values) and runs the
 // prompt; decode() uploads the two embeddings and the position (an i32 on the device)
 // and runs one step, captured once per sequence where the backend has graphs (CUDA) and
-// replayed after; head() runs the sliced head, captured once. Activation rows are
+// replayed after; head() runs the sliced head, captured once. sample_last() runs that head
+// on the last position's rows of the final-norm buffer (no upload) and, where the op
+// lm_sample has an enabled provider on the queue's device, samples there and reads back the
+// column and the non-finite count (8 bytes); elsewhere (cuda.lm_sample is opt-in until the
+// H200 has gated it) it reads the logits back and samples on the host: the same bits, by
+// lm_sample's contract. Activation rows are
 // position-major ([token][row]). Counters: device_forwards moves by one per prefill or
 // decode call; resident_dtypes holds BF16 alone (weights, caches, activations) and
 // aux_dtypes the position (I32) and the attention's f32 chunk scratch.
@@ -40,6 +45,7 @@ class LmDeviceArm final : public LmArm {
   void prefill(const bf16* embeds, int prompt, int capacity, bf16* last, bf16* all) override;
   void decode(const bf16* embeds, bf16* last) override;
   void head(const bf16* last, bf16* logits) override;
+  LmSample sample_last(const LmDraws& draws, bool mask_eos) override;
   int position() const override { return pos_; }
   static std::span<const ops::OpId> ops();
 
@@ -62,13 +68,16 @@ class LmDeviceArm final : public LmArm {
   std::vector<Layer> layers_;
   Tensor norm_, head_w_;
   Tensor head_in_, logits_;  // [2, H], [2, 16385]
+  Tensor draws_, sample_;     // lm_sample's recorded draws f32 [16385]; its column and count i32 [2]
   runtime::FrameGraph head_graph_;
   // Per sequence (prefill).
   std::vector<DeviceBuffer> seq_;
   std::unique_ptr<runtime::FrameGraph> step_graph_;
   Tensor h_, a_, qkv_, attn_, o_, gate_up_, act_, d_, fin_, cos_, sin_, pos_dev_, scratch_, k_cache_, v_cache_;
   int pos_ = 0, capacity_ = 0;
+  int last_row_ = -1;     // fin_'s row of the last position's conditional row (the CFG row follows it)
   int32_t pos_host_ = 0;  // the source of the position's upload
+  int32_t sample_host_[2] = {0, 0};  // column, non-finite count: sample_last's upload and read-back
 };
 
 }  // namespace music3::lm

@@ -86,11 +86,13 @@ void LmHostArm::prefill(const bf16* embeds, int prompt, int capacity, bf16* last
   for (int b = 0; b < 2; ++b)
     rh::rms_norm(h_.data() + (size_t(b) * size_t(prompt) + size_t(prompt - 1)) * size_t(H), 1, w_.norm.ptr(), H,
                  c.eps, last + size_t(b) * size_t(H));
+  last_.assign(last, last + 2 * size_t(H));
 }
 
 void LmHostArm::decode(const bf16* embeds, bf16* last) {
   forward(embeds, 1);
   rh::rms_norm(h_.data(), 2, w_.norm.ptr(), w_.cfg.hidden, w_.cfg.eps, last);
+  last_.assign(last, last + 2 * size_t(w_.cfg.hidden));
 }
 
 void LmHostArm::head(const bf16* last, bf16* logits) {
@@ -102,6 +104,14 @@ void LmHostArm::head(const bf16* last, bf16* logits) {
     logits[size_t(b) * K] = eos[size_t(b)];
     std::memcpy(logits + size_t(b) * K + 1, codes.data() + size_t(b) * kSemanticVocab, kSemanticVocab * sizeof(bf16));
   }
+}
+
+LmSample LmHostArm::sample_last(const LmDraws& draws, bool mask) {
+  if (last_.empty()) throw std::logic_error("lm host arm: sample_last before prefill");
+  logits_.resize(2 * size_t(kSampledColumns));
+  head(last_.data(), logits_.data());
+  if (mask) mask_eos(logits_.data());
+  return lm_sample(logits_.data(), draws, kCfgScale, kCfgTopK, kTopK, nullptr, nullptr);
 }
 
 }  // namespace music3::lm

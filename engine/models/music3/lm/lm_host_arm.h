@@ -20,6 +20,7 @@ class LmHostArm final : public LmArm {
   void prefill(const bf16* embeds, int prompt, int capacity, bf16* last, bf16* all) override;
   void decode(const bf16* embeds, bf16* last) override;
   void head(const bf16* last, bf16* logits) override;
+  LmSample sample_last(const LmDraws& draws, bool mask_eos) override;
   int position() const override { return pos_; }
 
  private:
@@ -33,6 +34,7 @@ class LmHostArm final : public LmArm {
   int pos_ = 0, capacity_ = 0;
   std::vector<bf16> k_cache_, v_cache_;
   std::vector<bf16> h_, a_, q_, k_, v_, qn_, kn_, attn_, o_, g_, u_, act_, d_;
+  std::vector<bf16> last_, logits_;  // the last position's final-normed hidden [2, H]; sample_last's logits [2, K]
 };
 
 }  // namespace music3::lm
