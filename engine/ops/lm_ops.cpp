@@ -138,4 +138,26 @@ void lm_sample(const Queue& q, const LmSampleArgs& a) {
   run(OpId::LmSample, q, &a);
 }
 
+void feedback_embedding(const Queue& q, const FeedbackEmbeddingArgs& a) {
+  const char* op = "feedback_embedding";
+  check_tensor(op, "semantic", a.semantic, DType::BF16, 2, q);
+  check_tensor(op, "column", a.column, DType::I32, 1, q);
+  check_dim(op, "column", a.column, 0, 1, "one column");
+  check_tensor(op, "audio", a.audio, DType::BF16, 2, q);
+  check_tensor(op, "codes", a.codes, DType::I32, 1, q);
+  check_tensor(op, "out", a.out, DType::BF16, 2, q);
+  const int64_t H = a.semantic.shape[1], S = a.codes.shape[0];
+  check_dim(op, "audio", a.audio, 1, H, "H of 'semantic'");
+  check_dim(op, "out", a.out, 0, 2, "two rows (conditional, CFG)");
+  check_dim(op, "out", a.out, 1, H, "H of 'semantic'");
+  if (a.audio_vocab < 1 || S < 1 || a.audio.shape[0] != S * a.audio_vocab)
+    fail_scalar(op, "audio_vocab", "must be >= 1 with 'audio' holding codes x audio_vocab = " + std::to_string(S) +
+                                       " x " + std::to_string(a.audio_vocab) + " rows, got " + a.audio.describe());
+  if (!std::isfinite(a.scale)) fail_scalar(op, "scale", "must be finite, got " + std::to_string(a.scale));
+  for (auto [name, t] : {std::pair{"semantic", &a.semantic}, std::pair{"column", &a.column},
+                         std::pair{"audio", &a.audio}, std::pair{"codes", &a.codes}})
+    check_disjoint(op, "out", a.out, name, *t);
+  run(OpId::FeedbackEmbedding, q, &a);
+}
+
 }  // namespace music3::ops

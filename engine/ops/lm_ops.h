@@ -39,6 +39,12 @@
 //                 id(0) = first_id, id(c) = next_id + c - 1. nonfinite[0] (a u32 count in an i32 tensor) grows by
 //                 the non-finite raw logits of both rows. Every provider gives the same bits (column, guided,
 //                 probs): the rule is a fixed sequence of f32 operations
+//  feedback_embedding  the AR loop's embedding of a frame fed back to the LM, both rows of out [2, H] alike:
+//                 element i = feedback_element(semantic[column[0], i], audio, codes, S, A, H, i, scale)
+//                 (feedback_rule.h); semantic [R, H] is indexed by the LM sampler's column (the caller stages
+//                 the rows so that row c is column c's embedding), codes i32 [S] are c1..cS, audio [S A, H].
+//                 Rows of `semantic` or codes out of range: the CPU provider throws std::out_of_range, the CUDA
+//                 provider clamps the row (the caller discards such a frame: an <|audio_end|> column)
 // Thread-safety: as ops.h.
 #pragma once
 #include <cstdint>
@@ -78,7 +84,18 @@ struct LmSampleArgs {
   int cfg_top_k = 1, top_k = 1;
 };
 
+struct FeedbackEmbeddingArgs {
+  Tensor semantic;  // bf16 [R, H]
+  Tensor column;    // i32 [1]: the row of `semantic`
+  Tensor audio;     // bf16 [S A, H]
+  Tensor codes;     // i32 [S]
+  Tensor out;       // bf16 [2, H]
+  int64_t audio_vocab = 0;
+  float scale = 1.0f;
+};
+
 void gqa_attention(const Queue& q, const GqaAttentionArgs& args);
+void feedback_embedding(const Queue& q, const FeedbackEmbeddingArgs& args);
 void lm_sample(const Queue& q, const LmSampleArgs& args);
 void qk_norm_rope(const Queue& q, const QkNormRopeArgs& args);
 

@@ -62,6 +62,7 @@ enum class OpId : uint8_t {
   QkNormRope,
   GuidedEuler,
   LmSample,
+  FeedbackEmbedding,
   kCount
 };
 std::string op_name(OpId op);

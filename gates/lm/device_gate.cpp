@@ -11,7 +11,8 @@
 //    device arms declare (ops(), what the selector checks providers for), each LM op run;
 //  - residency: every forward buffer bf16 (weights, caches, activations), the position
 //    (i32) and the attention's chunk scratch (f32) aux; weights staged once, every tensor
-//    but the embedding table (the merged q|k|v, gate|up and sliced head included);
+//    but the embedding table (the merged q|k|v, gate|up and sliced head included), of which
+//    only the 16,385 rows the device-resident frame gathers from;
 //  - non-finite: a final-norm weight made NaN reaches every logit of the device run, and
 //    the loop counts non-finite logits instead of failing silently;
 //  - repeatability: two runs with the engine's own generator give identical tokens, codes
@@ -116,8 +117,9 @@ TEST(LmDevice, ResidentDtypesAndStagingOnce) {
   EXPECT_EQ(ins.staging_count, 1u);
   auto stage = make_stage(c, cpu_queue(), runtime::ArmRequest::Host);
   const auto& cfg = stage->lm_config();
-  // The sliced head once, every layer tensor and the final norm: everything but the embedding table.
-  size_t want = 0;
+  // The sliced head once, every layer tensor and the final norm, and of the embedding table the 16,385 rows the
+  // device-resident frame gathers from (code_embeddings: ids 151674 .. 168058).
+  size_t want = size_t(lm::kSampledColumns) * size_t(cfg.hidden) * 2;
   for (const auto& spec : lm::LmWeights::expected_tensors(cfg)) {
     if (spec.name == "model.embed_tokens.weight") continue;
     if (spec.name == "lm_head.weight") {
@@ -169,9 +171,12 @@ TEST(LmDevice, OwnGeneratorIsRepeatable) {
 // count: with the engine's generator, with upstream's recorded draws, and with <|audio_end|> masked (ignore_eos,
 // teacher forced).
 // Where the op lm_sample has an enabled provider on the gate's device, the untraced run drew every token through it
-// (its calls equal the iterations); elsewhere (CUDA without the opt-in cuda.lm_sample) none.
+// (its calls equal the iterations); elsewhere (CUDA without the opt-in cuda.lm_sample) none. Where
+// feedback_embedding has one too, the runs without a teacher took the device-resident frame (ar_device_loop.h):
+// every decode step's input came from that op.
 TEST(LmDevice, UntracedRunsSampleTheTracedTokens) {
   const bool device_samples = ops::registry().has(ops::OpId::LmSample, gate_device());
+  const bool device_frames = device_samples && ops::registry().has(ops::OpId::FeedbackEmbedding, gate_device());
   for (const auto& c : lm_cases()) {
     if (c.seed > 1) continue;
     const LmGolden g = read_lm_golden(c);
@@ -185,9 +190,12 @@ TEST(LmDevice, UntracedRunsSampleTheTracedTokens) {
       o.traced = false;
       ops::registry().reset_usage();
       const LmRun bare = run_lm_case(c, g, gate_queue(), o);
-      uint64_t sample_calls = 0;
+      uint64_t sample_calls = 0, feedback_calls = 0;
       for (const auto& u : ops::registry().usage())
-        if (u.op == ops::OpId::LmSample && u.device == gate_device()) sample_calls += u.calls;
+        if (u.device == gate_device()) {
+          if (u.op == ops::OpId::LmSample) sample_calls += u.calls;
+          if (u.op == ops::OpId::FeedbackEmbedding) feedback_calls += u.calls;
+        }
       const auto& a = traced.result;
       const auto& b = bare.result;
       const bool same = a.tokens == b.tokens && a.codes == b.codes && a.nonfinite_logits == b.nonfinite_logits &&
@@ -198,9 +206,15 @@ TEST(LmDevice, UntracedRunsSampleTheTracedTokens) {
       EXPECT_TRUE(same) << name;
       EXPECT_TRUE(bare.trace.lm_logits.empty()) << name;
       EXPECT_EQ(sample_calls, device_samples ? uint64_t(b.iterations) : 0u) << name;
+      // The device-resident frame (ar_device_loop.h) fed every decode step back on the device.
+      const bool device_frame = device_frames && !o.teacher;
+      EXPECT_EQ(feedback_calls, device_frame ? bare.lm_instruments.device_forwards - 1 : 0u) << name;
+      EXPECT_GT(bare.lm_instruments.device_forwards, 1u) << name;
       record("lm.device", name, "untraced_vs_traced.identical", same, 1, BoundKind::Lower);
       record("lm.reachability", name, "lm_sample.calls", double(sample_calls),
              device_samples ? double(b.iterations) : 0.0, BoundKind::Lower);
+      record("lm.reachability", name, "feedback_embedding.calls", double(feedback_calls),
+             device_frame ? double(bare.lm_instruments.device_forwards - 1) : 0.0, BoundKind::Lower);
     }
   }
 }

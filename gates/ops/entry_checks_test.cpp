@@ -270,6 +270,11 @@ TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
          a.nonfinite = t(DType::I32, {1});
          a.cfg_top_k = a.top_k = 50;
          lm_sample(q, a);
+       }},
+      {"feedback_embedding",
+       [&] {
+         feedback_embedding(q, {t(DType::BF16, {8, 64}), t(DType::I32, {1}), t(DType::BF16, {14, 64}),
+                                t(DType::I32, {7}), t(DType::BF16, {2, 64}), 2, 0.35f});
        }}};
   ASSERT_EQ(calls.size(), static_cast<size_t>(OpId::kCount));
   for (const auto& [op, call] : calls) {

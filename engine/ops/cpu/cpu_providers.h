@@ -29,6 +29,7 @@ void self_attention_cpu(const Queue& q, const void* args);
 void place_rows_cpu(const Queue& q, const void* args);
 void guided_euler_cpu(const Queue& q, const void* args);
 void lm_sample_cpu(const Queue& q, const void* args);
+void feedback_embedding_cpu(const Queue& q, const void* args);
 void qk_norm_rope_cpu(const Queue& q, const void* args);
 
 }  // namespace music3::ops

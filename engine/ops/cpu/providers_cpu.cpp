@@ -27,6 +27,7 @@ void register_cpu_providers(OpRegistry& r) {
   r.add({"cpu.qk_norm_rope", OpId::QkNormRope, DeviceType::CPU, 0, qk_norm_rope_cpu});
   r.add({"cpu.guided_euler", OpId::GuidedEuler, DeviceType::CPU, 0, guided_euler_cpu});
   r.add({"cpu.lm_sample", OpId::LmSample, DeviceType::CPU, 0, lm_sample_cpu});
+  r.add({"cpu.feedback_embedding", OpId::FeedbackEmbedding, DeviceType::CPU, 0, feedback_embedding_cpu});
 }
 
 }  // namespace music3::ops

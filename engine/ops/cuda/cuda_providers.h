@@ -68,6 +68,8 @@ void guided_euler_cuda(const Queue& q, const void* args);
 void qk_norm_rope_cuda(const Queue& q, const void* args);
 bool lm_sample_cuda_supports(const void* args);  // K <= 16,896
 void lm_sample_cuda(const Queue& q, const void* args);
+bool feedback_embedding_cuda_supports(const void* args);  // at most 16 codes
+void feedback_embedding_cuda(const Queue& q, const void* args);
 bool matmul_bt_cublaslt_supports(const void* args);  // a bias
 void matmul_bt_cublaslt_cuda(const Queue& q, const void* args);
 bool matmul_bt_tuned_supports(const void* args);  // M >= 5, bias or not, operands 16-byte aligned

@@ -92,6 +92,9 @@ void register_cuda_providers(OpRegistry& r) {
   // H200 has gated and timed it: without it the LM device arm on CUDA reads the logits back and samples on the host.
   r.add({"cuda.lm_sample", OpId::LmSample, DeviceType::CUDA, 0, lm_sample_cuda, lm_sample_cuda_supports,
          /*opt_in=*/true});
+  // The AR loop's feedback embedding on the device (its device-resident frame). Opt-in until the H200 has gated it.
+  r.add({"cuda.feedback_embedding", OpId::FeedbackEmbedding, DeviceType::CUDA, 0, feedback_embedding_cuda,
+         feedback_embedding_cuda_supports, /*opt_in=*/true});
 }
 
 }  // namespace music3::ops

@@ -4,8 +4,11 @@
 #include <cmath>
 #include <cstring>
 
+#include "engine/models/music3/ar/ar_device_loop.h"
+#include "engine/models/music3/ar/ar_draws.h"
 #include "engine/models/music3/lm/lm_ids.h"
 #include "engine/models/music3/lm/lm_sampler.h"
+#include "engine/ops/feedback_rule.h"
 
 namespace music3::ar {
 
@@ -26,15 +29,23 @@ void feedback_embedding(const lm::LmWeights& lm, const runtime::HostTensor& audi
                         const int32_t* codes, int codebooks, bf16* out) {
   const int H = lm.cfg.hidden;
   const bf16* semantic = lm.embed.ptr() + (int64_t(codes[0]) + lm::kCodeOffset) * H;
-  const float scale = static_cast<float>(std::pow(double(codebooks), -0.5));
-  for (int i = 0; i < H; ++i) {
-    float extra = 0;  // torch's bf16 sum over the 7 rows: f32 accumulation, one rounding
-    for (int k = 1; k < codebooks; ++k)
-      extra += to_f32(audio_embeddings.ptr()[(int64_t(codes[k]) + int64_t(k - 1) * audio_vocab) * H + i]);
-    const float summed = round_bf16(to_f32(semantic[i]) + round_bf16(extra));
-    out[i] = to_bf16(summed * scale);
-  }
+  const float scale = feedback_scale(codebooks);
+  for (int i = 0; i < H; ++i)
+    out[i] = ops::feedback_element(semantic[i], audio_embeddings.ptr(), codes + 1, codebooks - 1, audio_vocab, H, i,
+                                   scale);
 }
+
+float feedback_scale(int codebooks) { return static_cast<float>(std::pow(double(codebooks), -0.5)); }
+
+namespace {
+
+ArResult finished(ArResult r) {
+  if (r.frames == 0)
+    throw ArError("zero_frames", "the language model sampled <|audio_end|> before any frame was emitted");
+  return r;
+}
+
+}  // namespace
 
 ArResult run_ar(const ArModels& m, const int32_t* text_ids, int prompt, const ArOptions& o, ArTrace* trace) {
   const auto& lc = m.lm_weights.cfg;
@@ -65,19 +76,15 @@ ArResult run_ar(const ArModels& m, const int32_t* text_ids, int prompt, const Ar
   m.lm.prefill(x.data(), prompt, prompt + o.max_frames, last.data(), trace ? trace->prefill_hidden.data() : nullptr);
   r.prefill_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prefill).count();
 
+  if (const auto arms = device_frame_arms(m, o, trace)) {
+    run_device_iterations(m, *arms, o, r);
+    return finished(std::move(r));
+  }
   std::vector<float> draws(static_cast<size_t>(K)), guided(draws.size()), probs(draws.size());
   std::vector<int32_t> fed_codes(static_cast<size_t>(C));
   auto append = [](auto& v, const auto* p, size_t n) { v.insert(v.end(), p, p + n); };
   for (int64_t it = 0; it <= o.max_frames; ++it) {
-    if (o.draws.lm_replay) {
-      if (it >= o.draws.lm_rows)
-        throw ArError("draws_exhausted", "the recorded LM draws hold " + std::to_string(o.draws.lm_rows) +
-                                             " iterations; iteration " + std::to_string(it) + " needs one more");
-      for (int col = 0; col < K; ++col)
-        draws[size_t(col)] = o.draws.lm_replay[it * o.draws.lm_vocab + lm::column_id(col)];
-    }
-    const lm::LmDraws lm_draws = o.draws.lm_replay ? lm::LmDraws{draws.data()}
-                                                   : lm::LmDraws{nullptr, o.draws.seed, uint64_t(it)};
+    const lm::LmDraws lm_draws = lm_draws_for(o.draws, it, draws);
     lm::LmSample s;
     if (trace) {  // the logits, guided logits and probabilities come to the host for the trace
       m.lm.head(last.data(), logits.data());
@@ -112,14 +119,7 @@ ArResult run_ar(const ArModels& m, const int32_t* text_ids, int prompt, const Ar
     in.last_hidden = last.data();
     in.c0_embedding = embed + int64_t(token) * H;
     in.frame = uint64_t(it);
-    if (o.draws.depth_replay) {
-      if (d >= o.draws.depth_rows)
-        throw ArError("draws_exhausted", "the recorded depth draws hold " + std::to_string(o.draws.depth_rows) +
-                                             " frames; frame " + std::to_string(d) + " needs one more");
-      in.draws = {depth::DrawSource::Kind::Replay, 0, o.draws.depth_replay + d * S * A};
-    } else {
-      in.draws = {depth::DrawSource::Kind::Generator, o.draws.seed, nullptr};
-    }
+    in.draws = depth_draws_for(o.draws, d, S, A);
     if (o.teacher) {
       if (d >= o.teacher->frames)
         throw ArError("teacher_exhausted", "the teacher trace holds codes of " + std::to_string(o.teacher->frames) +
@@ -149,9 +149,7 @@ ArResult run_ar(const ArModels& m, const int32_t* text_ids, int prompt, const Ar
     if (trace) append(trace->feedback, fb.data(), fb.size());
     m.lm.decode(fb.data(), last.data());
   }
-  if (r.frames == 0)
-    throw ArError("zero_frames", "the language model sampled <|audio_end|> before any frame was emitted");
-  return r;
+  return finished(std::move(r));
 }
 
 }  // namespace music3::ar

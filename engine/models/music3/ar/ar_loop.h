@@ -105,8 +105,10 @@ struct ArModels {
 ArResult run_ar(const ArModels& models, const int32_t* text_ids, int prompt, const ArOptions& options,
                 ArTrace* trace = nullptr);
 
-// The feedback embedding of one frame's codes [8] (c0 then c1..c7): out [H].
+// The feedback embedding of one frame's codes [8] (c0 then c1..c7): out [H] (ops/feedback_rule.h's rule).
 void feedback_embedding(const lm::LmWeights& lm, const runtime::HostTensor& audio_embeddings, int audio_vocab,
                         const int32_t* codes, int codebooks, bf16* out);
+// Its scale, codebooks^-0.5 (in f64, then f32).
+float feedback_scale(int codebooks);
 
 }  // namespace music3::ar

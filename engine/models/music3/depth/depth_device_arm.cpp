@@ -9,6 +9,7 @@
 namespace music3::depth {
 
 namespace {
+constexpr int32_t kZero = 0;  // the frame's non-finite count starts here
 size_t sz(int64_t v) { return static_cast<size_t>(v); }
 Tensor rows(const Tensor& t, int64_t first, int64_t count) { return runtime::row_range(t, first, count); }
 
@@ -142,28 +143,38 @@ void DepthDeviceArm::issue_frame_body(bool forced) {
 }
 
 FrameResult DepthDeviceArm::run_frame(const FrameInputs& in, FrameTrace* trace) {
-  const int64_t H = cfg_.hidden, V = cfg_.vocab;
-  const int S = cfg_.steps();
   Backend& be = *q_.backend;
   be.copy(in_last_hidden_.data, in.last_hidden, in_last_hidden_.bytes(), CopyKind::HostToDevice, q_.stream);
   be.copy(in_c0_.data, in.c0_embedding, in_c0_.bytes(), CopyKind::HostToDevice, q_.stream);
-  if (in.draws.kind == DrawSource::Kind::Replay) {
-    be.copy(draws_.data, in.draws.replay, draws_.bytes(), CopyKind::HostToDevice, q_.stream);
+  issue_frame(in.frame, in.draws, in.forced_codes);
+  return collect_frame(trace);
+}
+
+void DepthDeviceArm::issue_frame(uint64_t frame, const DrawSource& draws, const int32_t* forced_codes) {
+  const int64_t V = cfg_.vocab;
+  const int S = cfg_.steps();
+  Backend& be = *q_.backend;
+  if (draws.kind == DrawSource::Kind::Replay) {
+    be.copy(draws_.data, draws.replay, draws_.bytes(), CopyKind::HostToDevice, q_.stream);
   } else {
     for (int step = 0; step < S; ++step)
-      ops::exp_draws(q_, in.draws.seed, in.frame, static_cast<uint32_t>(step),
+      ops::exp_draws(q_, draws.seed, frame, static_cast<uint32_t>(step),
                      Tensor{static_cast<float*>(draws_.data) + sz(step * V), DType::F32, {V}, q_.device});
   }
-  const bool forced = in.forced_codes != nullptr;
-  if (forced) be.copy(forced_.data, in.forced_codes, forced_.bytes(), CopyKind::HostToDevice, q_.stream);
-  const int32_t zero = 0;
-  be.copy(nonfinite_.data, &zero, sizeof zero, CopyKind::HostToDevice, q_.stream);
+  const bool forced = forced_codes != nullptr;
+  if (forced) be.copy(forced_.data, forced_codes, forced_.bytes(), CopyKind::HostToDevice, q_.stream);
+  be.copy(nonfinite_.data, &kZero, sizeof kZero, CopyKind::HostToDevice, q_.stream);
 
   // The frame body reads only the buffers filled above, so one graph per feed mode
   // replays every frame: a single launch instead of hundreds.
   graph_.run(forced ? 1 : 0, [&] { issue_frame_body(forced); });
   ins_.device_forwards += body_forwards_[forced ? 1 : 0];  // the body just issued, or the one the graph replays
+}
 
+FrameResult DepthDeviceArm::collect_frame(FrameTrace* trace) {
+  const int64_t H = cfg_.hidden, V = cfg_.vocab;
+  const int S = cfg_.steps();
+  Backend& be = *q_.backend;
   FrameResult r;
   r.codes.resize(sz(S));
   r.hidden.resize(sz(S * H));

@@ -34,6 +34,16 @@ class DepthDeviceArm final : public DepthArm {
   ArmKind kind() const override { return ArmKind::Device; }
   FrameResult run_frame(const FrameInputs& in, FrameTrace* trace) override;
   static std::span<const ops::OpId> ops();
+  // The AR loop's device-resident frame (ar_device_loop.h): run_frame() is its inputs uploaded into
+  // input_last_hidden() [2, H] and input_c0() [1, H], then issue_frame() (the frame's work issued on the queue,
+  // nothing waited for) and collect_frame() (its codes and hiddens read back: waits). The device path fills the
+  // inputs on the device and reads codes() there before collecting.
+  void issue_frame(uint64_t frame, const DrawSource& draws, const int32_t* forced_codes);
+  FrameResult collect_frame(FrameTrace* trace);
+  const Tensor& input_last_hidden() const { return in_last_hidden_; }
+  const Tensor& input_c0() const { return in_c0_; }
+  const Tensor& codes() const { return codes_; }
+  const Tensor& audio_embeddings() const { return audio_embeddings_; }  // [steps vocab, H], staged  // i32 [steps]: c1..c_steps of the frame issued last
 
  private:
   struct Layer {

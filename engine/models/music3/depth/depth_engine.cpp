@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/models/music3/depth/depth_device_arm.h"
 #include "engine/models/music3/depth/depth_host_arm.h"
 #include "engine/runtime/device_pools.h"
 
@@ -18,6 +19,8 @@ DepthEngine::DepthEngine(DepthWeights weights, const Queue& q, ArmRequest reques
 }
 
 DepthEngine::~DepthEngine() = default;
+
+DepthDeviceArm* DepthEngine::device_arm() { return dynamic_cast<DepthDeviceArm*>(arm_.get()); }
 
 FrameResult DepthEngine::run_frame(const FrameInputs& in, FrameTrace* trace) {
   if (!in.last_hidden || !in.c0_embedding) throw std::invalid_argument("depth frame: missing last_hidden or c0_embedding");

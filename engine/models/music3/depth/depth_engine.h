@@ -18,6 +18,8 @@
 
 namespace music3::depth {
 
+class DepthDeviceArm;
+
 class DepthEngine {
  public:
   DepthEngine(DepthWeights weights, const Queue& q, ArmRequest request, bool release_host = false);
@@ -27,6 +29,8 @@ class DepthEngine {
 
   FrameResult run_frame(const FrameInputs& in, FrameTrace* trace = nullptr);
   ArmKind arm_kind() const { return arm_->kind(); }
+  // The device arm when it runs the frames (the AR loop's device-resident frame drives it directly), else null.
+  DepthDeviceArm* device_arm();
   const SelectionOutcome& selection() const { return selection_; }
   const DepthInstruments& instruments() const { return instruments_; }
   const DepthConfig& config() const { return cfg_; }

@@ -16,6 +16,7 @@ namespace music3::lm {
 
 namespace {
 size_t sz(int64_t v) { return static_cast<size_t>(v); }
+constexpr int32_t kZeroSample[2] = {0, 0};  // the sample buffer's start: column 0, no non-finite logit yet
 Tensor rows(const Tensor& t, int64_t first, int64_t count) { return runtime::row_range(t, first, count); }
 
 // Every op forward() and head() call.
@@ -48,6 +49,10 @@ LmDeviceArm::LmDeviceArm(const LmWeights& w, const Queue& q, DevicePool& pool, r
   logits_ = held_.resident(DType::BF16, {2, kSampledColumns}, true);
   draws_ = held_.resident(DType::F32, {kSampledColumns}, false);
   sample_ = held_.resident(DType::I32, {2}, false);
+  code_embeddings_ = held_.resident(DType::BF16, {kSampledColumns, cfg_.hidden}, true);
+  q_.backend->copy(code_embeddings_.data, w.embed.ptr() + sz(int64_t(kCodeOffset - 1) * cfg_.hidden),
+                   code_embeddings_.bytes(), CopyKind::HostToDevice, q_.stream);
+  ins_.staged_bytes += code_embeddings_.bytes();
   q_.synchronize();
   held_.note_pool_stats();
 }
@@ -154,22 +159,34 @@ void LmDeviceArm::prefill(const bf16* embeds, int prompt, int capacity, bf16* la
 }
 
 void LmDeviceArm::decode(const bf16* embeds, bf16* last) {
+  const int64_t H = cfg_.hidden;
+  require_decode_room();
+  q_.backend->copy(h_.data, embeds, sz(2 * H) * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
+  issue_decode();
+  q_.backend->copy(last, fin_.data, sz(2 * H) * sizeof(bf16), CopyKind::DeviceToHost, q_.stream);
+  q_.synchronize();
+}
+
+void LmDeviceArm::require_decode_room() const {
   if (!step_graph_) throw std::logic_error("lm device arm: decode before prefill");
   if (pos_ + 1 > capacity_)
     throw std::out_of_range("lm device arm: position " + std::to_string(pos_ + 1) + " exceeds the capacity " +
                             std::to_string(capacity_));
-  const int64_t H = cfg_.hidden;
-  Backend& be = *q_.backend;
-  be.copy(h_.data, embeds, sz(2 * H) * sizeof(bf16), CopyKind::HostToDevice, q_.stream);
+}
+
+void LmDeviceArm::issue_decode() {
+  require_decode_room();
   upload_position(pos_);
   // The step reads the position from the device, so one capture replays at every position.
   step_graph_->run(0, [&] { forward(1); });
-  be.copy(last, fin_.data, sz(2 * H) * sizeof(bf16), CopyKind::DeviceToHost, q_.stream);
-  q_.synchronize();
   last_row_ = 0;
   ++pos_;
   ++ins_.device_forwards;
 }
+
+Tensor LmDeviceArm::decode_input() const { return rows(h_, 0, 2); }
+Tensor LmDeviceArm::last_rows() const { return rows(fin_, last_row_, 2); }
+Tensor LmDeviceArm::sampled_column() const { return Tensor{sample_.data, DType::I32, {1}, q_.device}; }
 
 void LmDeviceArm::head(const bf16* last, bf16* logits) {
   Backend& be = *q_.backend;
@@ -180,22 +197,32 @@ void LmDeviceArm::head(const bf16* last, bf16* logits) {
 }
 
 LmSample LmDeviceArm::sample_last(const LmDraws& draws, bool mask) {
-  if (last_row_ < 0) throw std::logic_error("lm device arm: sample_last before prefill");
-  const int64_t H = cfg_.hidden, K = kSampledColumns;
+  if (ops::registry().has(ops::OpId::LmSample, q_.device)) {
+    issue_sample(draws, mask);
+    return read_sample();
+  }
+  issue_head(mask);
+  std::vector<bf16> logits(sz(2 * int64_t(kSampledColumns)));
+  q_.backend->copy(logits.data(), logits_.data, logits_.bytes(), CopyKind::DeviceToHost, q_.stream);
+  q_.synchronize();
+  return lm_sample(logits.data(), draws, kCfgScale, kCfgTopK, kTopK, nullptr, nullptr);
+}
+
+void LmDeviceArm::issue_head(bool mask) {
+  if (last_row_ < 0) throw std::logic_error("lm device arm: sampling before prefill");
+  const int64_t K = kSampledColumns;
   Backend& be = *q_.backend;
-  be.copy(head_in_.data, static_cast<const bf16*>(fin_.data) + sz(int64_t(last_row_) * H), head_in_.bytes(),
-          CopyKind::DeviceToDevice, q_.stream);
+  be.copy(head_in_.data, last_rows().data, head_in_.bytes(), CopyKind::DeviceToDevice, q_.stream);
   head_graph_.run(0, [&] { ops::matmul_bt(q_, head_in_, head_w_, logits_); });
   if (mask)
     for (const int64_t column : {int64_t{0}, K})  // column 0 of both rows
       be.copy(static_cast<bf16*>(logits_.data) + sz(column), &kMaskedLogit, sizeof(bf16), CopyKind::HostToDevice,
               q_.stream);
-  if (!ops::registry().has(ops::OpId::LmSample, q_.device)) {
-    std::vector<bf16> logits(sz(2 * K));
-    be.copy(logits.data(), logits_.data, logits_.bytes(), CopyKind::DeviceToHost, q_.stream);
-    q_.synchronize();
-    return lm_sample(logits.data(), draws, kCfgScale, kCfgTopK, kTopK, nullptr, nullptr);
-  }
+}
+
+void LmDeviceArm::issue_sample(const LmDraws& draws, bool mask) {
+  issue_head(mask);
+  Backend& be = *q_.backend;
   const ops::LmSampleDraws rule = draws.rule_draws();
   ops::LmSampleArgs a;
   a.logits = logits_;
@@ -203,7 +230,7 @@ LmSample LmDeviceArm::sample_last(const LmDraws& draws, bool mask) {
     be.copy(draws_.data, rule.recorded, draws_.bytes(), CopyKind::HostToDevice, q_.stream);
     a.draws = draws_;
   }
-  a.column_out = Tensor{sample_.data, DType::I32, {1}, q_.device};
+  a.column_out = sampled_column();
   a.nonfinite = Tensor{static_cast<int32_t*>(sample_.data) + 1, DType::I32, {1}, q_.device};
   a.seed = rule.seed;
   a.iteration = rule.iteration;
@@ -213,10 +240,12 @@ LmSample LmDeviceArm::sample_last(const LmDraws& draws, bool mask) {
   a.cfg_scale = kCfgScale;
   a.cfg_top_k = kCfgTopK;
   a.top_k = kTopK;
-  sample_host_[0] = sample_host_[1] = 0;
-  be.copy(sample_.data, sample_host_, sample_.bytes(), CopyKind::HostToDevice, q_.stream);
+  be.copy(sample_.data, kZeroSample, sample_.bytes(), CopyKind::HostToDevice, q_.stream);
   ops::lm_sample(q_, a);
-  be.copy(sample_host_, sample_.data, sample_.bytes(), CopyKind::DeviceToHost, q_.stream);
+}
+
+LmSample LmDeviceArm::read_sample() {
+  q_.backend->copy(sample_host_, sample_.data, sample_.bytes(), CopyKind::DeviceToHost, q_.stream);
   q_.synchronize();
   return {column_id(sample_host_[0]), static_cast<uint32_t>(sample_host_[1])};
 }

@@ -46,7 +46,20 @@ class LmDeviceArm final : public LmArm {
   void decode(const bf16* embeds, bf16* last) override;
   void head(const bf16* last, bf16* logits) override;
   LmSample sample_last(const LmDraws& draws, bool mask_eos) override;
+  // The AR loop's device-resident frame (ar_device_loop.h), each call issuing work on the queue without waiting:
+  // issue_sample() is sample_last()'s head and lm_sample op into sampled_column() (needs an lm_sample provider on
+  // the device), read_sample() reads that sample back (waits); issue_decode() is decode() of decode_input()'s rows,
+  // with nothing read back. code_embeddings() is embed_tokens' rows 151674 .. 168058, staged once: row c is sliced
+  // column c's embedding (lm_ids.h), row 0 a filler for <|audio_end|>'s column, which is never fed back.
+  void issue_sample(const LmDraws& draws, bool mask_eos);
+  LmSample read_sample();
+  void issue_decode();
+  Tensor sampled_column() const;
+  Tensor last_rows() const;  // [2, H]: the last position's final-normed hidden (conditional, CFG)
+  Tensor decode_input() const;  // [2, H]
+  const Tensor& code_embeddings() const { return code_embeddings_; }
   int position() const override { return pos_; }
+  const Queue& queue() const { return q_; }
   static std::span<const ops::OpId> ops();
 
  private:
@@ -59,6 +72,9 @@ class LmDeviceArm final : public LmArm {
   // final norm of all M rows into fin_.
   void forward(int T);
   void upload_position(int pos);
+  void require_decode_room() const;  // throws: no sequence, or no position left
+  // The sliced head of last_rows() into logits_, column 0 of both rows masked when asked.
+  void issue_head(bool mask_eos);
 
   const LmConfig cfg_;
   Queue q_;
@@ -69,6 +85,7 @@ class LmDeviceArm final : public LmArm {
   Tensor norm_, head_w_;
   Tensor head_in_, logits_;  // [2, H], [2, 16385]
   Tensor draws_, sample_;     // lm_sample's recorded draws f32 [16385]; its column and count i32 [2]
+  Tensor code_embeddings_;    // [16385, H]
   runtime::FrameGraph head_graph_;
   // Per sequence (prefill).
   std::vector<DeviceBuffer> seq_;
@@ -77,7 +94,7 @@ class LmDeviceArm final : public LmArm {
   int pos_ = 0, capacity_ = 0;
   int last_row_ = -1;     // fin_'s row of the last position's conditional row (the CFG row follows it)
   int32_t pos_host_ = 0;  // the source of the position's upload
-  int32_t sample_host_[2] = {0, 0};  // column, non-finite count: sample_last's upload and read-back
+  int32_t sample_host_[2] = {0, 0};  // column, non-finite count: read_sample()'s destination
 };
 
 }  // namespace music3::lm

@@ -1,0 +1,81 @@
+#include "engine/models/music3/ar/ar_device_loop.h"
+
+#include <vector>
+
+#include "engine/models/music3/ar/ar_draws.h"
+#include "engine/models/music3/lm/lm_ids.h"
+#include "engine/ops/lm_ops.h"
+#include "engine/ops/ops.h"
+#include "engine/ops/registry.h"
+
+namespace music3::ar {
+
+std::optional<DeviceFrameArms> device_frame_arms(const ArModels& m, const ArOptions& o, const ArTrace* trace) {
+  if (trace || o.teacher) return std::nullopt;
+  DeviceFrameArms arms{dynamic_cast<lm::LmDeviceArm*>(&m.lm), m.depth.device_arm()};
+  if (!arms.lm || !arms.depth) return std::nullopt;
+  const Queue& q = arms.lm->queue();
+  const Queue& dq = m.depth.queue();
+  if (q.device != dq.device || q.ordinal != dq.ordinal || q.stream != dq.stream) return std::nullopt;
+  const auto& reg = ops::registry();
+  for (const ops::OpId op : {ops::OpId::LmSample, ops::OpId::FeedbackEmbedding, ops::OpId::EmbeddingGather})
+    if (!reg.has(op, q.device)) return std::nullopt;
+  return arms;
+}
+
+void run_device_iterations(const ArModels& m, const DeviceFrameArms& arms, const ArOptions& o, ArResult& r) {
+  lm::LmDeviceArm& lm = *arms.lm;
+  depth::DepthDeviceArm& depth = *arms.depth;
+  const Queue& q = lm.queue();
+  Backend& be = *q.backend;
+  const auto& dc = m.depth.config();
+  const int64_t H = m.lm_weights.cfg.hidden;
+  const int S = dc.steps(), A = dc.vocab, C = dc.codebooks;
+  const float scale = feedback_scale(C);
+  std::vector<float> lm_slice;
+  std::vector<bf16> last(static_cast<size_t>(H));  // the frame's LM hidden, conditional row
+  const Tensor last_row{depth.input_last_hidden().data, DType::BF16, {1, H}, q.device};
+  for (int64_t it = 0; it <= o.max_frames; ++it) {
+    lm.issue_sample(lm_draws_for(o.draws, it, lm_slice), o.ignore_eos);
+    if (o.draws.depth_replay && it >= o.draws.depth_rows) {  // no draws for a frame: only <|audio_end|> may come
+      const lm::LmSample s = lm.read_sample();
+      r.nonfinite_logits += s.nonfinite;
+      r.tokens.push_back(s.token);
+      ++r.iterations;
+      if (s.token != lm::kAudioEndId) depth_draws_for(o.draws, it, S, A);  // throws draws_exhausted
+      r.eos = true;
+      return;
+    }
+    be.copy(depth.input_last_hidden().data, lm.last_rows().data, depth.input_last_hidden().bytes(),
+            CopyKind::DeviceToDevice, q.stream);
+    ops::embedding_gather(q, lm.code_embeddings(), lm.sampled_column(), 0, depth.input_c0());
+    depth.issue_frame(uint64_t(it), depth_draws_for(o.draws, it, S, A), nullptr);
+    if (it < o.max_frames) {  // the last possible iteration never feeds back
+      ops::feedback_embedding(q, {lm.code_embeddings(), lm.sampled_column(), depth.audio_embeddings(), depth.codes(),
+                                  lm.decode_input(), A, scale});
+      lm.issue_decode();
+    }
+    const lm::LmSample s = lm.read_sample();  // the iteration's one wait
+    r.nonfinite_logits += s.nonfinite;
+    r.tokens.push_back(s.token);
+    ++r.iterations;
+    if (s.token == lm::kAudioEndId) {
+      r.eos = true;
+      return;
+    }
+    const depth::FrameResult fr = depth.collect_frame(nullptr);
+    r.codes.push_back(s.token - lm::kCodeOffset);
+    r.codes.insert(r.codes.end(), fr.codes.begin(), fr.codes.end());
+    if (it == 0) continue;  // the warm-up frame: sampled and fed back, never emitted
+    be.copy(last.data(), last_row.data, last.size() * sizeof(bf16), CopyKind::DeviceToHost, q.stream);
+    q.synchronize();
+    r.frame_hiddens.insert(r.frame_hiddens.end(), last.begin(), last.end());
+    r.frame_hiddens.insert(r.frame_hiddens.end(), fr.hidden.begin(), fr.hidden.end());
+    ++r.frames;
+    if (o.progress) o.progress(r.frames, r.iterations);
+    if (o.frames_out) o.frames_out(r.frame_hiddens.data(), r.frames);
+    if (r.frames == o.max_frames) return;
+  }
+}
+
+}  // namespace music3::ar
