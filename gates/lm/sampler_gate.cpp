@@ -8,21 +8,16 @@
 //  2. Constructed cases: ties at the 50th value are all kept; the conditional pre-filter
 //     decides (a column with the best guided logit outside the conditional top-50 is never
 //     drawn); E is read at the full-vocabulary id; EOS (column 0) is drawable.
-//  3. The sampler's sparse sums and scores (lm_sampler.h: only the kept columns) against
-//     the dense rule written out here over every column (sampler_algo.h's full tree):
-//     the same token, guided and probability bits, on random rows, rows of many ties, a
-//     row where every column is kept, and draws with zeros and infinities (where a +0
-//     score could tie), recorded and generated.
+// The rule's sparse sums and scores against the dense rule over every column are the op
+// gate's (gates/ops/lm_sample_test.cpp: op_lm_sample_cpu), on the same function.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <random>
 
 #include "engine/models/music3/lm/lm_ids.h"
 #include "engine/models/music3/lm/lm_sampler.h"
-#include "engine/ops/sampler_algo.h"
 #include "engine/ops/sampler_math.h"
 #include "gates/lib/gate_env.h"
 #include "gates/lib/gate_record.h"
@@ -155,92 +150,6 @@ TEST(LmSampler, NonFiniteLogitsAreCounted) {
   t.logits[5] = bf16{0x7FC0};            // NaN, conditional row
   t.logits[size_t(K) + 9] = bf16{0x7F80};  // +inf, unconditional row
   EXPECT_EQ(t.run().nonfinite, 2u);
-}
-
-// The rule over every column, as lm_sampler.h states it: the full tree sums and every column's score.
-lm::LmSample dense_rule(const bf16* logits, const float* draws, std::vector<float>& guided, std::vector<float>& probs) {
-  using namespace sampler;
-  std::vector<float> c(K), g(K);
-  for (int i = 0; i < K; ++i) {
-    c[size_t(i)] = to_f32(logits[i]);
-    const float u = to_f32(logits[K + i]);
-    g[size_t(i)] = u + (c[size_t(i)] - u) * lm::kCfgScale;
-  }
-  auto kth = [](std::vector<float> v, int k) {
-    std::sort(v.begin(), v.end(), std::greater<float>());
-    return v[size_t(k - 1)];
-  };
-  const float ct = kth(c, lm::kCfgTopK);
-  for (int i = 0; i < K; ++i) {
-    if (c[size_t(i)] < ct) g[size_t(i)] = -std::numeric_limits<float>::infinity();
-    guided[size_t(i)] = g[size_t(i)];
-    const float v = g[size_t(i)];
-    g[size_t(i)] = v != v ? -1e9f : std::isinf(v) ? (v > 0 ? 1e9f : -1e9f) : v;
-  }
-  const float t = kth(g, lm::kTopK), mx = *std::max_element(g.begin(), g.end());
-  const uint32_t P = tree_size(K);
-  std::vector<float> w(P, 0.0f), tree(P), p(P, 0.0f);
-  for (int i = 0; i < K; ++i) w[size_t(i)] = kept_weight(g[size_t(i)], mx, !(g[size_t(i)] < t));
-  tree = w;
-  const float sum = tree_sum(tree.data(), P);
-  for (uint32_t i = 0; i < P; ++i) p[i] = normalized(w[i], sum);
-  tree = p;
-  const float sum_p = tree_sum(tree.data(), P);
-  lm::LmSample r;
-  int best = 0;
-  float best_score = 0;
-  for (int i = 0; i < K; ++i) {
-    probs[size_t(i)] = renormalized(p[size_t(i)], sum_p);
-    const float score = draw_score(probs[size_t(i)], draws[i]);
-    if (i == 0 || draw_beats(score, uint32_t(i), best_score, uint32_t(best))) {
-      best = i;
-      best_score = score;
-    }
-  }
-  r.token = lm::column_id(best);
-  return r;
-}
-
-TEST(LmSampler, TheSparseSumsAndScoresGiveTheDenseRulesBits) {
-  std::mt19937_64 rng(20261202);
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  std::uniform_int_distribution<int> column(0, K - 1);
-  int token_mismatches = 0, differing_bits = 0;
-  for (int kind = 0; kind < 6; ++kind)
-    for (int rep = 0; rep < 8; ++rep) {
-      std::vector<bf16> logits(2 * size_t(K));
-      std::vector<float> draws(K);
-      const uint64_t seed = rng(), iteration = rng() % 9000;
-      lm::lm_generated_draws(seed, iteration, draws.data());
-      for (size_t i = 0; i < logits.size(); ++i) {
-        float v = normal(rng) * (kind == 0 ? 3.0f : 1.0f);
-        if (kind == 1) v = std::round(v * 2.0f) / 2.0f;  // few distinct values: ties everywhere
-        if (kind == 2) v = 1.0f;                          // every column tied: every column kept
-        logits[i] = to_bf16(v);
-      }
-      if (kind == 3)  // zero and infinite draws on kept and dropped columns: scores of +0, -inf and +inf
-        for (int n = 0; n < 200; ++n) draws[size_t(column(rng))] = n % 2 ? 0.0f : INFINITY;
-      if (kind == 4) std::fill(draws.begin(), draws.end(), INFINITY);  // every score +0 or NaN: the whole row ties
-      if (kind == 5)  // a few huge conditional logits: the rest of the row underflows to weight +0
-        for (int n = 0; n < 3; ++n) logits[size_t(column(rng))] = to_bf16(80.0f);
-      std::vector<float> guided(K), probs(K), ref_guided(K), ref_probs(K);
-      const bool generated = kind == 0 || kind == 1;
-      const lm::LmSample got =
-          generated ? lm::lm_sample(logits.data(), lm::LmDraws{nullptr, seed, iteration}, lm::kCfgScale, lm::kCfgTopK,
-                                    lm::kTopK, guided.data(), probs.data())
-                    : lm::lm_sample(logits.data(), draws.data(), lm::kCfgScale, lm::kCfgTopK, lm::kTopK,
-                                    guided.data(), probs.data());
-      const lm::LmSample ref = dense_rule(logits.data(), draws.data(), ref_guided, ref_probs);
-      SCOPED_TRACE("kind " + std::to_string(kind) + " rep " + std::to_string(rep));
-      EXPECT_EQ(got.token, ref.token);
-      token_mismatches += got.token != ref.token;
-      for (int i = 0; i < K; ++i)
-        differing_bits +=
-            !same_bits(guided[size_t(i)], ref_guided[size_t(i)]) + !same_bits(probs[size_t(i)], ref_probs[size_t(i)]);
-    }
-  EXPECT_EQ(differing_bits, 0);
-  record("lm.sampler", "sparse_vs_dense", "tokens.mismatches", token_mismatches, 0);
-  record("lm.sampler", "sparse_vs_dense", "guided_and_probs.differing_bits", differing_bits, 0);
 }
 
 }  // namespace

@@ -44,12 +44,7 @@ __global__ void __launch_bounds__(kThreads)
     cfg_topk_sample_kernel(const bf16* logits, uint32_t vocab, const float* draws, float* __restrict__ guided_out,
                            int32_t* code_out, uint32_t* nonfinite, float cfg_scale, int top_k) {
   using namespace sampler;
-  __shared__ float tree[kThreads];
-  __shared__ uint32_t bins[kBins];
-  __shared__ uint32_t pick[2];
-  __shared__ float scratch_f[32];
-  __shared__ uint32_t scratch_u[32];
-  __shared__ Candidate scratch_c[32];
+  __shared__ SamplerShared<kThreads> sh;
   const uint32_t padded = tree_size(vocab);
 
   float e[kPerThread];
@@ -79,15 +74,15 @@ __global__ void __launch_bounds__(kThreads)
       key[j] = order_key(g[j]);
     }
   }
-  bad = block_reduce(bad, 0u, scratch_u, SumOp{});
-  const float max_g = block_reduce(local_max, -3.0e38f, scratch_f, MaxOp{});
+  bad = block_reduce(bad, 0u, sh.scratch_u, SumOp{});
+  const float max_g = block_reduce(local_max, -3.0e38f, sh.scratch_f, MaxOp{});
   const bool keep_all = static_cast<uint32_t>(top_k) >= vocab;
   const auto key_at = [&](int j, uint32_t& k) {
     k = key[j];
     return threadIdx.x + j * kThreads < vocab;
   };
   const uint32_t threshold =
-      keep_all ? 0u : radix_select<kThreads, kPerThread>(key_at, static_cast<uint32_t>(top_k), bins, pick);
+      keep_all ? 0u : radix_select<kThreads, kPerThread>(key_at, static_cast<uint32_t>(top_k), sh.bins, sh.pick);
 
   float weight[kPerThread], w[kPerThread];
 #pragma unroll
@@ -96,7 +91,7 @@ __global__ void __launch_bounds__(kThreads)
     weight[j] = i < vocab ? kept_weight(g[j], max_g, key[j] >= threshold) : 0.0f;
     w[j] = weight[j];
   }
-  const float sum = block_tree_sum<kThreads>(w, padded, tree);
+  const float sum = block_tree_sum<kThreads>(w, padded, sh.tree);
 
 #pragma unroll
   for (int j = 0; j < kPerThread; ++j) {
@@ -104,7 +99,7 @@ __global__ void __launch_bounds__(kThreads)
     weight[j] = normalized(weight[j], sum);
     w[j] = i < padded ? weight[j] : 0.0f;
   }
-  const float sum_p = block_tree_sum<kThreads>(w, padded, tree);
+  const float sum_p = block_tree_sum<kThreads>(w, padded, sh.tree);
 
   Candidate best{f32_from_bits(0xFF800000u), 0xFFFFFFFFu};  // -inf, beaten by any real index
 #pragma unroll
@@ -112,7 +107,7 @@ __global__ void __launch_bounds__(kThreads)
     const uint32_t i = threadIdx.x + j * kThreads;
     if (i < vocab) best = better(Candidate{draw_score(renormalized(weight[j], sum_p), e[j]), i}, best);
   }
-  best = block_argmax<kThreads>(best, scratch_c);
+  best = block_argmax<kThreads>(best, sh.scratch_c);
   if (threadIdx.x == 0) {
     code_out[0] = static_cast<int32_t>(best.index);
     *nonfinite += bad;

@@ -62,12 +62,7 @@ __global__ void __launch_bounds__(kThreads)
                      float* probs_out, int32_t* column_out, uint32_t* nonfinite, float cfg_scale, uint32_t cfg_rank,
                      uint32_t rank) {
   using namespace sampler;
-  __shared__ float tree[kThreads];
-  __shared__ uint32_t bins[kBins];
-  __shared__ uint32_t pick[2];
-  __shared__ float scratch_f[32];
-  __shared__ uint32_t scratch_u[32];
-  __shared__ Candidate scratch_c[32];
+  __shared__ SamplerShared<kThreads> sh;
   pdl_wait();
   pdl_trigger();
 
@@ -78,7 +73,8 @@ __global__ void __launch_bounds__(kThreads)
     key = order_key_nan_top(to_f32(logits[i]));
     return true;
   };
-  const float cond_threshold = key_value(radix_select<kThreads, kSlots + 1>(cond_key, cfg_rank, bins, pick));
+  const float cond_threshold =
+      key_value(radix_select<kThreads, kSlots + 1>(cond_key, cfg_rank, sh.bins, sh.pick));
 
   uint32_t bad = 0;
   float local_max = __uint_as_float(0xFF800000u);  // -inf: finite values below -3e38 are left as they are
@@ -97,13 +93,13 @@ __global__ void __launch_bounds__(kThreads)
       local_max = fmaxf(local_max, g[j]);
     }
   }
-  bad = block_reduce(bad, 0u, scratch_u, SumOp{});
-  const float max_g = block_reduce(local_max, __uint_as_float(0xFF800000u), scratch_f, MaxOp{});
+  bad = block_reduce(bad, 0u, sh.scratch_u, SumOp{});
+  const float max_g = block_reduce(local_max, __uint_as_float(0xFF800000u), sh.scratch_f, MaxOp{});
   const auto guided_key = [&](int j, uint32_t& key) {
     key = order_key(g[j]);
     return column_of(j) < K;
   };
-  const uint32_t threshold = radix_select<kThreads, kSlots + 1>(guided_key, rank, bins, pick);
+  const uint32_t threshold = radix_select<kThreads, kSlots + 1>(guided_key, rank, sh.bins, sh.pick);
   const auto weight = [&](int j) {
     return column_of(j) < K ? kept_weight(g[j], max_g, order_key(g[j]) >= threshold) : 0.0f;
   };
@@ -114,12 +110,12 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
   for (int j = 0; j < kSlots; ++j) w[j] = weight(j);
   if (padded > kTreeMain) w[0] = w[0] + weight(kSlots);  // the tree's level kTreeMain: slot t + kTreeMain onto t
-  const float sum = block_tree_sum<kThreads>(w, main_padded, tree);
+  const float sum = block_tree_sum<kThreads>(w, main_padded, sh.tree);
 
 #pragma unroll
   for (int j = 0; j < kSlots; ++j) w[j] = normalized(weight(j), sum);
   if (padded > kTreeMain) w[0] = w[0] + normalized(weight(kSlots), sum);
-  const float sum_p = block_tree_sum<kThreads>(w, main_padded, tree);
+  const float sum_p = block_tree_sum<kThreads>(w, main_padded, sh.tree);
 
   Candidate best{__uint_as_float(0xFF800000u), 0xFFFFFFFFu};  // -inf, beaten by any real column
 #pragma unroll
@@ -133,7 +129,7 @@ __global__ void __launch_bounds__(kThreads)
       best = better(Candidate{draw_score(p, e), i}, best);
     }
   }
-  best = block_argmax<kThreads>(best, scratch_c);
+  best = block_argmax<kThreads>(best, sh.scratch_c);
   if (threadIdx.x == 0) {
     column_out[0] = static_cast<int32_t>(best.index);
     *nonfinite += bad;

@@ -72,6 +72,18 @@ struct Candidate {
   uint32_t index;
 };
 
+// A sampler block's shared memory: the tree's level above the registers, the radix select's bins and pick, and the
+// reductions' scratch.
+template <int kThreads>
+struct SamplerShared {
+  float tree[kThreads];
+  uint32_t bins[kBins];
+  uint32_t pick[2];
+  float scratch_f[32];
+  uint32_t scratch_u[32];
+  Candidate scratch_c[32];
+};
+
 __device__ __forceinline__ Candidate better(Candidate x, Candidate y) {
   return sampler::draw_beats(x.score, x.index, y.score, y.index) ? x : y;
 }

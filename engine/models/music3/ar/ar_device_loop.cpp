@@ -13,7 +13,7 @@ namespace music3::ar {
 std::optional<DeviceFrameArms> device_frame_arms(const ArModels& m, const ArOptions& o, const ArTrace* trace) {
   if (trace || o.teacher) return std::nullopt;
   DeviceFrameArms arms{dynamic_cast<lm::LmDeviceArm*>(&m.lm), m.depth.device_arm()};
-  if (!arms.lm || !arms.depth) return std::nullopt;
+  if (!arms.lm || !arms.depth || !arms.lm->code_embeddings().data) return std::nullopt;
   const Queue& q = arms.lm->queue();
   const Queue& dq = m.depth.queue();
   if (q.device != dq.device || q.ordinal != dq.ordinal || q.stream != dq.stream) return std::nullopt;

@@ -1,7 +1,8 @@
 // The AR loop's device-resident frame: the iterations of run_ar() (ar_loop.h) with the sample, the depth frame, the
 // feedback embedding and the next decode step issued back to back on the device, one wait per iteration.
 // Contract: device_frame_arms() names the two device arms when this call can run there: an untraced run without a
-// teacher, the LM and the depth stage on their device arms over one queue, and providers on its device for
+// teacher, the LM and the depth stage on their device arms over one queue (the LM's with its code embeddings staged),
+// and providers on its device for
 // lm_sample, feedback_embedding and embedding_gather; else nullopt, and run_ar() drives the iterations from the host.
 // run_device_iterations() fills `r` as the host-driven loop does, from the same ops on the same inputs, so with the
 // same bits (tokens, codes, frame hiddens, the non-finite count): per iteration it issues the LM sample

@@ -49,10 +49,13 @@ LmDeviceArm::LmDeviceArm(const LmWeights& w, const Queue& q, DevicePool& pool, r
   logits_ = held_.resident(DType::BF16, {2, kSampledColumns}, true);
   draws_ = held_.resident(DType::F32, {kSampledColumns}, false);
   sample_ = held_.resident(DType::I32, {2}, false);
-  code_embeddings_ = held_.resident(DType::BF16, {kSampledColumns, cfg_.hidden}, true);
-  q_.backend->copy(code_embeddings_.data, w.embed.ptr() + sz(int64_t(kCodeOffset - 1) * cfg_.hidden),
-                   code_embeddings_.bytes(), CopyKind::HostToDevice, q_.stream);
-  ins_.staged_bytes += code_embeddings_.bytes();
+  // Weights without the embedding table (the benches' synthetic ones) leave it empty: no device-resident frame.
+  if (w.embed.shape.rank == 2 && w.embed.shape[0] >= kMinVocab && w.embed.shape[1] == cfg_.hidden) {
+    code_embeddings_ = held_.resident(DType::BF16, {kSampledColumns, cfg_.hidden}, true);
+    q_.backend->copy(code_embeddings_.data, w.embed.ptr() + sz(int64_t(kCodeOffset - 1) * cfg_.hidden),
+                     code_embeddings_.bytes(), CopyKind::HostToDevice, q_.stream);
+    ins_.staged_bytes += code_embeddings_.bytes();
+  }
   q_.synchronize();
   held_.note_pool_stats();
 }

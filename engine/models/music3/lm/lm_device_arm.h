@@ -50,7 +50,8 @@ class LmDeviceArm final : public LmArm {
   // issue_sample() is sample_last()'s head and lm_sample op into sampled_column() (needs an lm_sample provider on
   // the device), read_sample() reads that sample back (waits); issue_decode() is decode() of decode_input()'s rows,
   // with nothing read back. code_embeddings() is embed_tokens' rows 151674 .. 168058, staged once: row c is sliced
-  // column c's embedding (lm_ids.h), row 0 a filler for <|audio_end|>'s column, which is never fed back.
+  // column c's embedding (lm_ids.h), row 0 a filler for <|audio_end|>'s column, which is never fed back; empty
+  // (data null) for weights without an embedding table of at least 168,059 rows.
   void issue_sample(const LmDraws& draws, bool mask_eos);
   LmSample read_sample();
   void issue_decode();
