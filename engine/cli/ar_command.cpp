@@ -120,6 +120,7 @@ int run_ar_command(const std::vector<std::string>& argv) {
   out["frames"] = r.frames;
   out["iterations"] = r.iterations;
   out["eos"] = r.eos;
+  out["ar_loop"] = r.device_frame ? "device-resident" : "host-driven";
   out["tokens"] = r.tokens;
   out["seconds"] = wall;
   out["frames_per_second"] = wall > 0 ? double(r.frames) / wall : 0.0;

@@ -111,6 +111,7 @@ nlohmann::json summary(const Flags& f, const pipeline::PipelineModels& m, const 
                         {"frames", g.ar.frames},
                         {"iterations", g.ar.iterations},
                         {"eos", g.ar.eos},
+                        {"ar_loop", g.ar.device_frame ? "device-resident" : "host-driven"},
                         {"ignore_eos", ignore_eos},
                         {"frames_per_second", g.seconds.ar > 0 ? double(g.ar.frames) / g.seconds.ar : 0.0},
                         {"windows", windows},

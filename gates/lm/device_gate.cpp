@@ -209,6 +209,8 @@ TEST(LmDevice, UntracedRunsSampleTheTracedTokens) {
       // The device-resident frame (ar_device_loop.h) fed every decode step back on the device.
       const bool device_frame = device_frames && !o.teacher;
       EXPECT_EQ(feedback_calls, device_frame ? bare.lm_instruments.device_forwards - 1 : 0u) << name;
+      EXPECT_EQ(b.device_frame, device_frame) << name;
+      EXPECT_FALSE(a.device_frame) << name;
       EXPECT_GT(bare.lm_instruments.device_forwards, 1u) << name;
       record("lm.device", name, "untraced_vs_traced.identical", same, 1, BoundKind::Lower);
       record("lm.reachability", name, "lm_sample.calls", double(sample_calls),

@@ -35,6 +35,7 @@ void run_device_iterations(const ArModels& m, const DeviceFrameArms& arms, const
   std::vector<float> lm_slice;
   std::vector<bf16> last(static_cast<size_t>(H));  // the frame's LM hidden, conditional row
   const Tensor last_row{depth.input_last_hidden().data, DType::BF16, {1, H}, q.device};
+  r.device_frame = true;
   for (int64_t it = 0; it <= o.max_frames; ++it) {
     lm.issue_sample(lm_draws_for(o.draws, it, lm_slice), o.ignore_eos);
     if (o.draws.depth_replay && it >= o.draws.depth_rows) {  // no draws for a frame: only <|audio_end|> may come

@@ -77,6 +77,7 @@ struct ArResult {
   std::vector<int32_t> codes;   // [depth frames, 8] as sampled (c0 from the token fed)
   uint32_t nonfinite_logits = 0;
   double prefill_seconds = 0;  // the prompt's prefill, host clock (it returns with the last hidden on the host)
+  bool device_frame = false;   // the iterations ran on the device-resident frame (ar_device_loop.h)
 };
 
 struct ArOptions {
