@@ -15,8 +15,11 @@
 //     x + +0 = x for the weights, all >= +0), then block_tree_sum over the slots below 16,384;
 //   - a kept column's weight is recomputed from g wherever it is needed (the same operations give the same bits),
 //     so a thread holds g and one array of weights (about 70 registers of the 128 that 512 threads allow);
-//   - E: the recorded draw of the column, or exp1_draw at its full-vocabulary id for every column (the dense
-//     rule, which the CPU provider's sparse one equals bit for bit: gate_lm_sampler).
+//   - E: the recorded draw of the column, or exp1_draw at its full-vocabulary id, formed only for the columns of
+//     positive p (a 16,385-column row of Philox draws is ~0.2 ms of one multiprocessor), the whole row only when
+//     none of those scores above +0 (the CPU provider's rule, which op_lm_sample holds to the dense one);
+//   - the radix selects aggregate a warp's counts of one digit into one atomic (most of a row shares the first
+//     pass's digit).
 // Launched under PDL (pdl.cuh): pdl_wait() before any read (the logits are the kernel's predecessor's output).
 #include <algorithm>
 
@@ -74,8 +77,14 @@ __global__ void __launch_bounds__(kThreads)
     return true;
   };
   const float cond_threshold =
-      key_value(radix_select<kThreads, kSlots + 1>(cond_key, cfg_rank, sh.bins, sh.pick));
+      key_value(radix_select<kThreads, kSlots + 1, true>(cond_key, cfg_rank, sh.bins, sh.pick));
 
+  // The guided logit of column i after the pre-filter (what guided_out holds), from the logits.
+  const auto guided_at = [&](uint32_t i) {
+    const float c = to_f32(logits[i]), u = to_f32(logits[K + i]);
+    const float v = u + (c - u) * cfg_scale;
+    return c < cond_threshold ? __uint_as_float(0xFF800000u) : v;  // -inf
+  };
   uint32_t bad = 0;
   float local_max = __uint_as_float(0xFF800000u);  // -inf: finite values below -3e38 are left as they are
   float g[kSlots + 1];
@@ -84,10 +93,8 @@ __global__ void __launch_bounds__(kThreads)
     const uint32_t i = column_of(j);
     g[j] = 0.0f;
     if (i < K) {
-      const float c = to_f32(logits[i]), u = to_f32(logits[K + i]);
-      bad += !is_finite_f32(c) + !is_finite_f32(u);
-      float v = u + (c - u) * cfg_scale;
-      if (c < cond_threshold) v = __uint_as_float(0xFF800000u);  // -inf
+      bad += !is_finite_f32(to_f32(logits[i])) + !is_finite_f32(to_f32(logits[K + i]));
+      const float v = guided_at(i);
       if (guided_out) guided_out[i] = v;
       g[j] = nan_to_num(v);
       local_max = fmaxf(local_max, g[j]);
@@ -99,10 +106,9 @@ __global__ void __launch_bounds__(kThreads)
     key = order_key(g[j]);
     return column_of(j) < K;
   };
-  const uint32_t threshold = radix_select<kThreads, kSlots + 1>(guided_key, rank, sh.bins, sh.pick);
-  const auto weight = [&](int j) {
-    return column_of(j) < K ? kept_weight(g[j], max_g, order_key(g[j]) >= threshold) : 0.0f;
-  };
+  const uint32_t threshold = radix_select<kThreads, kSlots + 1, true>(guided_key, rank, sh.bins, sh.pick);
+  const auto weight_of = [&](float gv) { return kept_weight(gv, max_g, order_key(gv) >= threshold); };
+  const auto weight = [&](int j) { return column_of(j) < K ? weight_of(g[j]) : 0.0f; };
 
   const uint32_t padded = tree_size(K);
   const uint32_t main_padded = min(padded, kTreeMain);
@@ -117,19 +123,34 @@ __global__ void __launch_bounds__(kThreads)
   if (padded > kTreeMain) w[0] = w[0] + normalized(weight(kSlots), sum);
   const float sum_p = block_tree_sum<kThreads>(w, main_padded, sh.tree);
 
+  const auto draw = [&](uint32_t i) {
+    const uint32_t id = i == 0 ? uint32_t(gen.first_id) : uint32_t(gen.next_id) + i - 1;
+    return recorded ? recorded[i] : exp1_draw(gen.seed, gen.iteration, gen.step, id);
+  };
+  const auto prob = [&](int j) { return renormalized(normalized(weight(j), sum), sum_p); };
+  // The columns of positive p first (about top_k of them: E is drawn for those alone); any other column scores +0
+  // or -inf, so it can only win when no positive-p column scores above +0, and then the whole row decides.
   Candidate best{__uint_as_float(0xFF800000u), 0xFFFFFFFFu};  // -inf, beaten by any real column
 #pragma unroll
   for (int j = 0; j <= kSlots; ++j) {
     const uint32_t i = column_of(j);
     if (i < K) {
-      const float p = renormalized(normalized(weight(j), sum), sum_p);
+      const float p = prob(j);
       if (probs_out) probs_out[i] = p;
-      const uint32_t id = i == 0 ? uint32_t(gen.first_id) : uint32_t(gen.next_id) + i - 1;
-      const float e = recorded ? recorded[i] : exp1_draw(gen.seed, gen.iteration, gen.step, id);
-      best = better(Candidate{draw_score(p, e), i}, best);
+      if (p > 0.0f) best = better(Candidate{draw_score(p, draw(i)), i}, best);
     }
   }
   best = block_argmax<kThreads>(best, sh.scratch_c);
+  if (threadIdx.x == 0) sh.winner = best;
+  __syncthreads();
+  if (!(sh.winner.score > 0.0f)) {  // block-uniform
+    best = Candidate{__uint_as_float(0xFF800000u), 0xFFFFFFFFu};
+    for (uint32_t i = threadIdx.x; i < K; i += kThreads) {  // g recomputed: rare, and the registers stay free
+      const float p = renormalized(normalized(weight_of(nan_to_num(guided_at(i))), sum), sum_p);
+      best = better(Candidate{draw_score(p, draw(i)), i}, best);
+    }
+    best = block_argmax<kThreads>(best, sh.scratch_c);
+  }
   if (threadIdx.x == 0) {
     column_out[0] = static_cast<int32_t>(best.index);
     *nonfinite += bad;

@@ -82,6 +82,7 @@ struct SamplerShared {
   float scratch_f[32];
   uint32_t scratch_u[32];
   Candidate scratch_c[32];
+  Candidate winner;  // a block_argmax result shared with every thread
 };
 
 __device__ __forceinline__ Candidate better(Candidate x, Candidate y) {
@@ -113,8 +114,10 @@ __device__ Candidate block_argmax(Candidate best, Candidate* scratch) {
 // The key of the rank-th largest candidate (1 <= rank <= the candidates), by most significant digit first: per
 // pass, each candidate (its key's higher digits equal the prefix found so far) counts its next digit; warp 0 scans
 // the bins from the top and takes the digit where the count from above reaches the rank. key_at(j, key) gives the
-// key of this thread's slot j and says whether the slot holds a candidate (j < kSlots).
-template <int kThreads, int kSlots, class KeyAt>
+// key of this thread's slot j and says whether the slot holds a candidate (j < kSlots). kWarpAggregated: a warp's
+// candidates of one digit add their count in one atomic (__match_any_sync), for rows long enough that most of them
+// share the first pass's digit (the counts, so the result, are the same either way).
+template <int kThreads, int kSlots, bool kWarpAggregated = false, class KeyAt>
 __device__ uint32_t radix_select(KeyAt key_at, uint32_t rank, uint32_t* bins, uint32_t* shared_pick) {
   uint32_t prefix = 0, mask = 0;
   for (int shift = 32 - kRadixBits; shift >= 0; shift -= kRadixBits) {
@@ -123,7 +126,14 @@ __device__ uint32_t radix_select(KeyAt key_at, uint32_t rank, uint32_t* bins, ui
 #pragma unroll
     for (int j = 0; j < kSlots; ++j) {
       uint32_t key;
-      if (key_at(j, key) && (key & mask) == prefix) atomicAdd(&bins[(key >> shift) & (kBins - 1)], 1u);
+      const bool counted = key_at(j, key) && (key & mask) == prefix;
+      const uint32_t digit = (key >> shift) & (kBins - 1);
+      if constexpr (kWarpAggregated) {
+        const uint32_t peers = __match_any_sync(0xFFFFFFFFu, counted ? digit : uint32_t(kBins));
+        if (counted && (threadIdx.x % 32) == uint32_t(__ffs(peers) - 1)) atomicAdd(&bins[digit], __popc(peers));
+      } else if (counted) {
+        atomicAdd(&bins[digit], 1u);
+      }
     }
     __syncthreads();
     if (threadIdx.x < 32) {
