@@ -15,8 +15,10 @@
 // sampled ones, which are still drawn and returned. A traced run brings each iteration's
 // logits to the host and samples there (the trace holds logits, guided logits and
 // probabilities); an untraced one asks the arm for the sample alone (LmArm::sample_last,
-// drawn on the arm's device where lm_sample has a provider there): the same tokens, by
-// the op's contract. Thread-safety: one call at a time per arm.
+// drawn on the arm's device where lm_sample has a provider there), or, without a teacher
+// and with both arms on the device, runs the device-resident frame (ar_device_loop.h):
+// the same tokens, codes and hiddens, by the ops' contracts. Thread-safety: one call at a
+// time per arm.
 #pragma once
 #include <cstdint>
 #include <functional>
