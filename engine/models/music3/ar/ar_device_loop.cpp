@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "engine/models/music3/ar/ar_draws.h"
+#include "engine/models/music3/ar/ar_iteration.h"
 #include "engine/models/music3/lm/lm_ids.h"
 #include "engine/ops/lm_ops.h"
 #include "engine/ops/ops.h"
@@ -40,9 +40,7 @@ void run_device_iterations(const ArModels& m, const DeviceFrameArms& arms, const
     lm.issue_sample(lm_draws_for(o.draws, it, lm_slice), o.ignore_eos);
     if (o.draws.depth_replay && it >= o.draws.depth_rows) {  // no draws for a frame: only <|audio_end|> may come
       const lm::LmSample s = lm.read_sample();
-      r.nonfinite_logits += s.nonfinite;
-      r.tokens.push_back(s.token);
-      ++r.iterations;
+      record_sample(r, s);
       if (s.token != lm::kAudioEndId) depth_draws_for(o.draws, it, S, A);  // throws draws_exhausted
       r.eos = true;
       return;
@@ -57,9 +55,7 @@ void run_device_iterations(const ArModels& m, const DeviceFrameArms& arms, const
       lm.issue_decode();
     }
     const lm::LmSample s = lm.read_sample();  // the iteration's one wait
-    r.nonfinite_logits += s.nonfinite;
-    r.tokens.push_back(s.token);
-    ++r.iterations;
+    record_sample(r, s);
     if (s.token == lm::kAudioEndId) {
       r.eos = true;
       return;
@@ -70,12 +66,7 @@ void run_device_iterations(const ArModels& m, const DeviceFrameArms& arms, const
     if (it == 0) continue;  // the warm-up frame: sampled and fed back, never emitted
     be.copy(last.data(), last_row.data, last.size() * sizeof(bf16), CopyKind::DeviceToHost, q.stream);
     q.synchronize();
-    r.frame_hiddens.insert(r.frame_hiddens.end(), last.begin(), last.end());
-    r.frame_hiddens.insert(r.frame_hiddens.end(), fr.hidden.begin(), fr.hidden.end());
-    ++r.frames;
-    if (o.progress) o.progress(r.frames, r.iterations);
-    if (o.frames_out) o.frames_out(r.frame_hiddens.data(), r.frames);
-    if (r.frames == o.max_frames) return;
+    if (emit_frame(r, o, last.data(), H, fr.hidden)) return;
   }
 }
 

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "engine/models/music3/ar/ar_device_loop.h"
-#include "engine/models/music3/ar/ar_draws.h"
+#include "engine/models/music3/ar/ar_iteration.h"
 #include "engine/models/music3/lm/lm_ids.h"
 #include "engine/models/music3/lm/lm_sampler.h"
 #include "engine/ops/feedback_rule.h"
@@ -97,9 +97,7 @@ ArResult run_ar(const ArModels& m, const int32_t* text_ids, int prompt, const Ar
     } else {  // the same sample, where the arm's device can draw it without the logits coming back
       s = m.lm.sample_last(lm_draws, o.ignore_eos);
     }
-    r.nonfinite_logits += s.nonfinite;
-    r.tokens.push_back(s.token);
-    ++r.iterations;
+    record_sample(r, s);
     int32_t token = s.token;
     if (o.teacher) {
       if (it >= o.teacher->iterations)
@@ -134,14 +132,7 @@ ArResult run_ar(const ArModels& m, const int32_t* text_ids, int prompt, const Ar
       append(trace->depth_hidden, fr.hidden.data(), fr.hidden.size());
       append(trace->depth_guided, ft.guided.data(), ft.guided.size());
     }
-    if (it > 0) {
-      append(r.frame_hiddens, last.data(), size_t(H));
-      append(r.frame_hiddens, fr.hidden.data(), fr.hidden.size());
-      ++r.frames;
-      if (o.progress) o.progress(r.frames, r.iterations);
-      if (o.frames_out) o.frames_out(r.frame_hiddens.data(), r.frames);
-      if (r.frames == o.max_frames) break;  // before the feedback
-    }
+    if (it > 0 && emit_frame(r, o, last.data(), H, fr.hidden)) break;  // before the feedback
     if (o.teacher) std::memcpy(fed_codes.data(), o.teacher->codes + d * C, size_t(C) * sizeof(int32_t));
     else std::memcpy(fed_codes.data(), r.codes.data() + d * C, size_t(C) * sizeof(int32_t));
     feedback_embedding(m.lm_weights, m.audio_embeddings, A, fed_codes.data(), C, fb.data());

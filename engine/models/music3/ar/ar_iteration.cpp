@@ -1,4 +1,4 @@
-#include "engine/models/music3/ar/ar_draws.h"
+#include "engine/models/music3/ar/ar_iteration.h"
 
 #include <string>
 
@@ -22,6 +22,22 @@ depth::DrawSource depth_draws_for(const ArDraws& d, int64_t frame, int steps, in
     throw ArError("draws_exhausted", "the recorded depth draws hold " + std::to_string(d.depth_rows) + " frames; frame " +
                                          std::to_string(frame) + " needs one more");
   return {depth::DrawSource::Kind::Replay, 0, d.depth_replay + frame * steps * audio_vocab};
+}
+
+void record_sample(ArResult& r, const lm::LmSample& s) {
+  r.nonfinite_logits += s.nonfinite;
+  r.tokens.push_back(s.token);
+  ++r.iterations;
+}
+
+bool emit_frame(ArResult& r, const ArOptions& o, const bf16* last_row, int64_t hidden,
+                const std::vector<bf16>& depth_hidden) {
+  r.frame_hiddens.insert(r.frame_hiddens.end(), last_row, last_row + hidden);
+  r.frame_hiddens.insert(r.frame_hiddens.end(), depth_hidden.begin(), depth_hidden.end());
+  ++r.frames;
+  if (o.progress) o.progress(r.frames, r.iterations);
+  if (o.frames_out) o.frames_out(r.frame_hiddens.data(), r.frames);
+  return r.frames == o.max_frames;
 }
 
 }  // namespace music3::ar
