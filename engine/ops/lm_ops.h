@@ -38,7 +38,7 @@
 //                 E: `draws` f32 [K] when given, else exp1_draw(seed, iteration, draw_step, id(col)) with
 //                 id(0) = first_id, id(c) = next_id + c - 1. nonfinite[0] (a u32 count in an i32 tensor) grows by
 //                 the non-finite raw logits of both rows. Every provider gives the same bits (column, guided,
-//                 probs): the rule is a fixed sequence of f32 operations
+//                 probs; a NaN's payload is the platform's): the rule is a fixed sequence of f32 operations
 //  feedback_embedding  the AR loop's embedding of a frame fed back to the LM, both rows of out [2, H] alike:
 //                 element i = feedback_element(semantic[column[0], i], audio, codes, S, A, H, i, scale)
 //                 (feedback_rule.h); semantic [R, H] is indexed by the LM sampler's column (the caller stages

@@ -171,7 +171,8 @@ TEST(LmDevice, OwnGeneratorIsRepeatable) {
 // count: with the engine's generator, with upstream's recorded draws, and with <|audio_end|> masked (ignore_eos,
 // teacher forced).
 // Where the op lm_sample has an enabled provider on the gate's device, the untraced run drew every token through it
-// (its calls equal the iterations); elsewhere (CUDA without the opt-in cuda.lm_sample) none. Where
+// (its calls equal the iterations); elsewhere (CUDA with cuda.lm_sample disabled: gate_lm_device_cuda_host_sampler)
+// none. Where
 // feedback_embedding has one too, the runs without a teacher took the device-resident frame (ar_device_loop.h):
 // every decode step's input came from that op.
 TEST(LmDevice, UntracedRunsSampleTheTracedTokens) {

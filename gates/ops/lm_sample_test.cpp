@@ -1,6 +1,7 @@
 // lm_sample gate: the language model's sampler op (lm_ops.h) against the dense rule written out here over every
 // column (a full sort in torch.topk's order, NaN first, for both thresholds; sampler_algo.h's full tree; every
-// column's score), bit for bit in the column, the guided logits, the probabilities and the non-finite count, at
+// column's score), bit for bit (any NaN equal to any NaN) in the column, the guided logits, the probabilities and
+// the non-finite count, at
 // K = 16,385 (the LM's), 16,896 (the CUDA kernel's most), 16,384 (its tree without the fold), 1,000, 7 and 1, on
 // rows of ten kinds: random, many ties, all tied, zero and infinite draws, a few huge logits, NaN conditional
 // logits below and at the pre-filter's rank (a NaN threshold drops nothing), infinities, signed zeros at the
@@ -133,7 +134,9 @@ Outcome run_op(const Queue& q, const Row& r, bool outputs = true, uint32_t count
   return o;
 }
 
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+// Equal bits, or both NaN: IEEE 754 leaves an arithmetic NaN's payload to the platform (x86 passes the operand's
+// quiet NaN on, 0x7FC00000 from a bf16 NaN; the GPU writes its canonical 0x7FFFFFFF), and no consumer reads it.
+bool same_value(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b); }
 
 // A row of `kind` at width K.
 Row make_row(int kind, int K, std::mt19937_64& rng) {
@@ -188,8 +191,8 @@ TEST(LmSample, TheDenseRulesBitsOnRowsOfEveryKind) {
         count_mismatches += got.nonfinite != ref.nonfinite;
         int bits = 0;
         for (int i = 0; i < K; ++i)
-          bits += !same_bits(got.guided[size_t(i)], ref.guided[size_t(i)]) +
-                  !same_bits(got.probs[size_t(i)], ref.probs[size_t(i)]);
+          bits += !same_value(got.guided[size_t(i)], ref.guided[size_t(i)]) +
+                  !same_value(got.probs[size_t(i)], ref.probs[size_t(i)]);
         EXPECT_EQ(bits, 0);
         differing_bits += bits;
         ++rows;

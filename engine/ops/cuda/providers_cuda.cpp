@@ -88,13 +88,13 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.place_rows", OpId::PlaceRows, DeviceType::CUDA, 0, place_rows_cuda});
   r.add({"cuda.guided_euler", OpId::GuidedEuler, DeviceType::CUDA, 0, guided_euler_cuda});
   r.add({"cuda.qk_norm_rope", OpId::QkNormRope, DeviceType::CUDA, 0, qk_norm_rope_cuda});
-  // The AR loop's LM sampler on the device (K <= 16,896). Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.lm_sample) until the
-  // H200 has gated and timed it: without it the LM device arm on CUDA reads the logits back and samples on the host.
-  r.add({"cuda.lm_sample", OpId::LmSample, DeviceType::CUDA, 0, lm_sample_cuda, lm_sample_cuda_supports,
-         /*opt_in=*/true});
-  // The AR loop's feedback embedding on the device (its device-resident frame). Opt-in until the H200 has gated it.
+  // The AR loop's LM sampler on the device (K <= 16,896), and its feedback embedding: with both, the device-resident
+  // frame (ar_device_loop.h; 7.06 against 7.42 ms per AR frame on the H200, 2026-12-04). MUSIC3_DISABLE_PROVIDERS=
+  // cuda.lm_sample gives the LM device arm back its logits read-back and host sampling (gate twin
+  // gate_lm_device_cuda_host_sampler).
+  r.add({"cuda.lm_sample", OpId::LmSample, DeviceType::CUDA, 0, lm_sample_cuda, lm_sample_cuda_supports});
   r.add({"cuda.feedback_embedding", OpId::FeedbackEmbedding, DeviceType::CUDA, 0, feedback_embedding_cuda,
-         feedback_embedding_cuda_supports, /*opt_in=*/true});
+         feedback_embedding_cuda_supports});
 }
 
 }  // namespace music3::ops

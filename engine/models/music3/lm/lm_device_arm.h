@@ -14,9 +14,8 @@
 // replayed after; head() runs the sliced head, captured once. sample_last() runs that head
 // on the last position's rows of the final-norm buffer (no upload) and, where the op
 // lm_sample has an enabled provider on the queue's device, samples there and reads back the
-// column and the non-finite count (8 bytes); elsewhere (cuda.lm_sample is opt-in until the
-// H200 has gated it) it reads the logits back and samples on the host: the same bits, by
-// lm_sample's contract. Activation rows are
+// column and the non-finite count (8 bytes); elsewhere (cuda.lm_sample disabled) it reads
+// the logits back and samples on the host: the same bits, by lm_sample's contract. Activation rows are
 // position-major ([token][row]). Counters: device_forwards moves by one per prefill or
 // decode call; resident_dtypes holds BF16 alone (weights, caches, activations) and
 // aux_dtypes the position (I32) and the attention's f32 chunk scratch.
