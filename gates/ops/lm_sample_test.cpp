@@ -160,8 +160,11 @@ Row make_row(int kind, int K, std::mt19937_64& rng) {
     for (int n = 0; n < 200; ++n) r.draws[size_t(column(rng))] = n % 2 ? 0.0f : INFINITY;
   if (kind == 5)  // a few huge conditional logits: the rest of the row underflows to weight +0
     for (int n = 0; n < 3; ++n) r.logits[size_t(column(rng))] = to_bf16(80.0f);
-  if (kind == 6 || kind == 9)  // NaN conditional logits: a few (they rank first), or enough for a NaN threshold
-    for (int n = 0; n < (kind == 6 ? 3 : 60); ++n) r.logits[size_t(column(rng))] = bf16{0x7FC0};
+  // NaN conditional logits of both signs: a few (they rank first), or enough for a NaN threshold. A negative NaN's
+  // bits order below -inf, so a NaN ranked by its bits instead of first moves the threshold.
+  if (kind == 6 || kind == 9)
+    for (int n = 0; n < (kind == 6 ? 3 : 60); ++n)
+      r.logits[size_t(column(rng))] = bf16{n % 2 ? uint16_t(0xFFC0) : uint16_t(0x7FC0)};
   if (kind == 7)  // infinities of both signs in both rows
     for (int n = 0; n < 6; ++n)
       r.logits[size_t(column(rng)) + (n % 2 ? size_t(K) : 0)] = bf16{n % 4 < 2 ? uint16_t(0x7F80) : uint16_t(0xFF80)};
