@@ -8,6 +8,7 @@
 #include "mutations/runner/in_diff.h"
 #include "mutations/runner/merge.h"
 #include "mutations/runner/options.h"
+#include "mutations/runner/owed.h"
 #include "mutations/runner/build.h"
 #include "mutations/runner/reports.h"
 
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
   BatteryOptions o;
   try {
     if (argc > 1 && std::string(argv[1]) == "merge") return merge_main(argc, argv);
+    if (argc > 1 && std::string(argv[1]) == "owed") return run_owed({argv + 2, argv + argc});
     if (!parse_options(argc, argv, o)) {
       std::fputs(kUsage, stdout);
       return kExitAsExpected;

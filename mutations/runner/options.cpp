@@ -37,10 +37,13 @@ const char* const kUsage =
     "                        [--in-diff BASE] [--only ID[,ID...]] [--out DIR] [--jobs N] [--verify-every K]\n"
     "                        [--min-gate-timeout S] [--keep-worktree]\n"
     "       mutation-battery merge OUT_DIR SHARD_DIR...\n"
+    "       mutation-battery owed [--repo DIR] [--catalogue PATH] [--reports DIR] [--label cpu|gpu] [--json]\n"
     "Patches, rebuilds, hashes and gates every selected catalogue mutation in a private git\n"
     "worktree of HEAD. --in-diff BASE keeps the mutations that the change BASE...HEAD touches (its target\n"
     "file, a source of one of its gates, or its catalogue entry; mutations/README.md) and lists the chosen\n"
     "and the skipped ones in the report. `merge` combines shard reports of one baseline into one report.\n"
+    "`owed` lists the mutations without a current verdict in the committed reports (default reports/mutations/):\n"
+    "never judged, the newest verdict not as expected, or the catalogue entry changed since; exit 2 when any is.\n"
     "Exit: 0 all as expected, 1 bad usage, 2 an unexpected outcome, 4 baseline failure, 5 bad catalogue,\n"
     "unknown BASE, report folder in use or shards that do not merge, 8 dirty tree, 9 void run,\n"
     "70 infrastructure error; 130/143 when interrupted (the shared table: engine/core/exit_code.h).\n";
@@ -81,6 +84,7 @@ bool parse_options(int argc, char** argv, BatteryOptions& o) {
     else if (a == "--keep-worktree") o.keep_worktree = true;
     else throw UsageError("unknown argument \"" + a + "\"");
   }
+  if (!std::filesystem::is_directory(repo_arg)) throw UsageError("--repo " + repo_arg + " is not a folder");
   o.repo = repo_toplevel(repo_arg);
   if (o.catalogue.empty()) o.catalogue = o.repo + "/mutations/catalogue";
   o.catalogue = std::filesystem::absolute(o.catalogue).string();
