@@ -8,7 +8,7 @@ ObservedBackend::ObservedBackend(Backend& inner, bool graphs)
     : inner_(inner), graphs_(graphs), events_(inner.type() == DeviceType::CUDA) {}
 
 void ObservedBackend::launch_graph(void* graph, void* stream) {
-  if (!events_.active()) {
+  if (!events_.active() || !observing_) {
     inner_.launch_graph(graph, stream);
     return;
   }
@@ -28,6 +28,10 @@ double ObservedBackend::take_graph_seconds() {
   replays_ = 0;
   seconds_ = 0;
   return s;
+}
+
+void ObservedBackend::discard_graph_seconds() {
+  if (replays_ > 0) take_graph_seconds();
 }
 
 }  // namespace music3::bench
