@@ -77,14 +77,10 @@ int run_main(const std::vector<std::string>& argv) {
     std::cout << kHelp << exit_code::kTable;
     return exit_code::kOk;
   }
-  const std::string device = a.get_or("--device", "cuda"), geometry = a.get_or("--geometry", "full");
-  if (device != "cuda" && device != "cpu") throw cli::UsageError("--device must be cuda or cpu, got '" + device + "'");
-  if (geometry != "full" && geometry != "small")
-    throw cli::UsageError("--geometry must be full or small, got '" + geometry + "'");
-  if (device == "cuda" && !cuda_device_available()) {
-    std::cerr << "ar-frame-breakdown: --device cuda: no CUDA device in this build or on this machine\n";
-    return exit_code::kDeviceRefused;
-  }
+  const auto target = tool_target(a, "ar-frame-breakdown");
+  if (!target) return exit_code::kDeviceRefused;
+  const std::string& device = target->device;
+  const std::string& geometry = target->geometry;
   const int frames = static_cast<int>(a.get_int_or("--frames", 48, kArFrameWarmup + 2, 1500));
   apply_provider_flags(a.get_or("--enable-providers", ""), a.get_or("--disable-providers", ""));
   const FrameBreakdown b = measure_ar_frame(queue_by_name(device), geometry, frames);

@@ -1,6 +1,5 @@
 #include "bench/ar/ar_frame_measure.h"
 
-#include <algorithm>
 #include <chrono>
 
 #include "bench/ar/ar_bench_fixture.h"
@@ -12,11 +11,6 @@ namespace music3::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
 
 // The host clock between consecutive progress calls of one run, after the warm-up and without the run's last
 // iteration (it never feeds back nor decodes); `at_call(call, full_next)` runs at each call, `full_next` true when
@@ -59,7 +53,7 @@ FrameBreakdown measure_ar_frame(const Queue& q, const std::string& geometry, int
   FrameBreakdown b;
   tool_progress("ar-frame-breakdown", "production run");
   observed.set_observing(false);
-  b.production_ms = median(run_frames(*f, frames, kBenchSeed + 1, b.device_frame, [](int, bool) {}));
+  b.production_ms = median_or_zero(run_frames(*f, frames, kBenchSeed + 1, b.device_frame, [](int, bool) {}));
 
   tool_progress("ar-frame-breakdown", "observed run");
   observed.set_observing(true);
@@ -80,8 +74,8 @@ FrameBreakdown measure_ar_frame(const Queue& q, const std::string& geometry, int
     open = true;
   });
   if (open) close();  // a run that ended before its last frame (it cannot: <|audio_end|> is masked)
-  b.observed_ms = median(ms);
-  b.graphs_ms = median(graphs);
+  b.observed_ms = median_or_zero(ms);
+  b.graphs_ms = median_or_zero(graphs);
   b.ops = timeline.rows();
   b.frames = timeline.steps();
   tool_progress("ar-frame-breakdown", "");

@@ -65,14 +65,10 @@ int run_main(const std::vector<std::string>& argv) {
     std::cout << kHelp << exit_code::kTable;
     return exit_code::kOk;
   }
-  const std::string device = a.get_or("--device", "cuda"), geometry = a.get_or("--geometry", "full");
-  if (device != "cuda" && device != "cpu") throw cli::UsageError("--device must be cuda or cpu, got '" + device + "'");
-  if (geometry != "full" && geometry != "small")
-    throw cli::UsageError("--geometry must be full or small, got '" + geometry + "'");
-  if (device == "cuda" && !cuda_device_available()) {
-    std::cerr << "lm-step-breakdown: --device cuda: no CUDA device in this build or on this machine\n";
-    return exit_code::kDeviceRefused;
-  }
+  const auto target = tool_target(a, "lm-step-breakdown");
+  if (!target) return exit_code::kDeviceRefused;
+  const std::string& device = target->device;
+  const std::string& geometry = target->geometry;
   const int kv = static_cast<int>(a.get_int_or("--kv", 300, 1, 9000));
   const int steps = static_cast<int>(a.get_int_or("--steps", 20, 1, 1000));
   const int least = kv + 2 * steps + 4, most = lm::kMaxPromptTokens + lm::kMaxFrames;

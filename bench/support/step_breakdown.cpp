@@ -23,11 +23,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 // Host seconds of `steps` calls of step (after 2 untimed), `after` run after each timed call.
 template <class After>
 std::vector<double> timed_steps(const std::function<void()>& step, int steps, After after) {
@@ -54,10 +49,10 @@ ProductionTime production_time(const Queue& q, const StepOn& make_step, int step
   const auto step = make_step(gq);
   std::vector<double> replay;
   ProductionTime t;
-  t.call_s = median(timed_steps(step, steps, [&] {
+  t.call_s = median_or_zero(timed_steps(step, steps, [&] {
     if (observed.supports_graphs()) replay.push_back(observed.take_graph_seconds());
   }));
-  t.graph_s = median(replay);
+  t.graph_s = median_or_zero(replay);
   return t;
 }
 
@@ -115,7 +110,7 @@ StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabe
     Queue eq = q;
     eq.backend = &eager;
     const auto step = make_step(eq);
-    m.eager_call_s = median(timed_steps(step, steps, [] {}));
+    m.eager_call_s = median_or_zero(timed_steps(step, steps, [] {}));
     OpTimeline timeline(eq, labeler);
     for (int i = 0; i < steps; ++i) {
       timeline.begin_step();
@@ -210,6 +205,24 @@ nlohmann::json step_json(const StepBreakdown& m, const std::string& what) {
   j["graph_call_ms"] = m.graph_call_s * 1e3;
   if (!m.marginal_s.empty()) j["plain_again_ms"] = m.again_s * 1e3;
   return j;
+}
+
+double median_or_zero(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+std::optional<ToolTarget> tool_target(const cli::Args& a, const std::string& tool) {
+  ToolTarget t{a.get_or("--device", "cuda"), a.get_or("--geometry", "full")};
+  if (t.device != "cuda" && t.device != "cpu")
+    throw cli::UsageError("--device must be cuda or cpu, got '" + t.device + "'");
+  if (t.geometry != "full" && t.geometry != "small")
+    throw cli::UsageError("--geometry must be full or small, got '" + t.geometry + "'");
+  if (t.device == "cuda" && !cuda_device_available()) {
+    std::cerr << tool << ": --device cuda: no CUDA device in this build or on this machine\n";
+    return std::nullopt;
+  }
+  return t;
 }
 
 void apply_provider_flags(const std::string& enable, const std::string& disable) {

@@ -17,6 +17,7 @@
 // Thread-safety: one thread (the op observer is process-wide while a step is open).
 #pragma once
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/support/op_timeline.h"
+#include "engine/cli/args.h"
 #include "engine/core/queue.h"
 
 namespace music3::bench {
@@ -46,6 +48,16 @@ StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabe
                            const std::string& tool, bool marginal = false);
 void print_step_table(std::ostream& out, const StepBreakdown& m, const std::string& tool, const std::string& what);
 nlohmann::json step_json(const StepBreakdown& m, const std::string& what);
+
+// The upper middle of v (its median for an odd count); 0 for none.
+double median_or_zero(std::vector<double> v);
+
+// The --device (cuda or cpu) and --geometry (full or small) of a breakdown tool, checked: a value outside those is a
+// cli::UsageError naming the flag; nullopt, with the reason on stderr, when --device cuda finds no CUDA device.
+struct ToolTarget {
+  std::string device, geometry;
+};
+std::optional<ToolTarget> tool_target(const cli::Args& a, const std::string& tool);
 
 // The tools' --enable-providers / --disable-providers: comma-separated provider names switched on (opt-in ones)
 // or taken out of selection for the whole run.
