@@ -54,8 +54,9 @@ TEST(DepthBreakdown, EveryOpOfAFrameInItsRowWhenRolesShareAShape) {
     got[row.label] = row.calls / kFrames;
     EXPECT_EQ(row.calls % kFrames, 0) << row.label;
     EXPECT_EQ(row.provider.rfind("cpu.", 0), 0u) << row.label << " ran on " << row.provider;
-    if (row.label == "matmul_bt gate_up")  // two rows per call after the first, four in the first
+    if (row.label == "matmul_bt gate_up") {  // two rows per call after the first, four in the first
       EXPECT_DOUBLE_EQ(row.flops, kFrames * L * (4.0 + 2.0 * (S - 1)) * 2 * (2.0 * cfg.intermediate) * cfg.hidden);
+    }
   }
   EXPECT_EQ(got, want);
   EXPECT_EQ(m.marginal_s.size(), m.rows.size());
