@@ -145,7 +145,9 @@ int run_owed(const std::vector<std::string>& args) {
   if (reports.empty()) reports = repo + "/reports/mutations";
   const Catalogue c = load_catalogue(catalogue, repo);
   const ReportScan scan = scan_reports(reports);
-  const OwedSummary s = owed_mutations(c, scan.verdicts, label);
+  OwedSummary s = owed_mutations(c, scan.verdicts, label);
+  for (auto& o : s.owed)  // shown from the repository root
+    if (!o.last_report.empty()) o.last_report = fs::path(o.last_report).lexically_relative(repo).string();
   std::string ids;
   for (const auto& o : s.owed) {
     if (!ids.empty()) ids += ',';
