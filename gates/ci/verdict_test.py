@@ -1,7 +1,8 @@
 """ci_verdict_test: scripts/ci/verdict.py, the merge gate's last step, on made-up step outputs. Its exit status
 follows the shared table (a failed build 4, a failed test 2, a battery that missed an expectation 2, a void
 battery 9, a clean run 0), skipped GPU tests are counted as skipped and not run, and GPU mutations the change
-chose bring the GPU battery's command into the table."""
+chose bring the GPU battery's command into the table, as do the GPU mutations `mutation-battery owed` lists (without
+changing the exit status)."""
 import json
 import subprocess
 import sys
@@ -12,7 +13,7 @@ VERDICT = Path(__file__).resolve().parents[2] / "scripts" / "ci" / "verdict.py"
 
 
 def run(tmp, build_exit=0, cases=(("a", "run", ""), ("g", "notrun", "<skipped/>")), outcomes=(("m1", True),),
-        chosen=("m1",), complete=True, void=False, battery_exit=0):
+        chosen=("m1",), complete=True, void=False, battery_exit=0, owed=None):
     gates, battery = Path(tmp) / "gates", Path(tmp) / "battery"
     gates.mkdir(exist_ok=True)
     battery.mkdir(exist_ok=True)
@@ -30,8 +31,13 @@ def run(tmp, build_exit=0, cases=(("a", "run", ""), ("g", "notrun", "<skipped/>"
         "complete": complete, "void_run": void, "stopped": "" if complete else "stopped",
         "in_diff": {"merge_base": "abc" * 13, "changed": ["x"], "skipped": [],
                     "chosen": [{"id": c, "why": "its file changed"} for c in chosen]}}))
+    extra = []
+    if owed is not None:
+        (Path(tmp) / "owed.json").write_text(json.dumps(
+            {"owed": [{"id": i} for i in owed], "ids": ",".join(owed)}))
+        extra = ["--owed-gpu", str(Path(tmp) / "owed.json")]
     p = subprocess.run([sys.executable, str(VERDICT), "--gates", str(gates), "--battery", str(battery),
-                        "--battery-exit", str(battery_exit), "--base", "abc"], capture_output=True, text=True)
+                        "--battery-exit", str(battery_exit), "--base", "abc", *extra], capture_output=True, text=True)
     return p.returncode, p.stdout + p.stderr
 
 
@@ -58,6 +64,11 @@ def main():
         rc, out = run(tmp, chosen=("m1", "gpu-m"))
         check(rc == 0 and "1 GPU mutations the change chose: gpu-m" in out and
               "build/bin/mutation-battery --label gpu --in-diff abc" in out, "chosen GPU mutations: the box's command", out)
+        rc, out = run(tmp, owed=("g1", "g2"))
+        check(rc == 0 and "2 GPU mutations without a current H200 verdict" in out and
+              "MUSIC3_BATTERY_IDS=g1,g2 scripts/gpu-battery" in out, "owed GPU mutations: named, not failing", out)
+        rc, out = run(tmp, owed=())
+        check(rc == 0 and "current H200 verdict" not in out, "nothing owed: no line", out)
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0

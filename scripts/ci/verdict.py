@@ -80,6 +80,8 @@ def main():
     ap.add_argument("--battery", required=True, help="the merged battery report")
     ap.add_argument("--battery-exit", type=int, required=True, help="the battery merge step's exit status")
     ap.add_argument("--base", default="", help="the merge base the battery's --in-diff used ('' = whole battery)")
+    ap.add_argument("--owed-gpu", help="`mutation-battery owed --label gpu --json`: the GPU mutations without a "
+                    "current verdict in the committed reports (informative: it does not change the exit status)")
     ap.add_argument("--out", help="also write the table here")
     a = ap.parse_args()
 
@@ -116,6 +118,11 @@ def main():
     elif not a.base:
         not_run.append("the GPU battery")
         on_box.append(gpu_battery)
+    owed = read_json(a.owed_gpu) if a.owed_gpu else None
+    if owed and owed.get("owed"):
+        not_run.append(f"{len(owed['owed'])} GPU mutations without a current H200 verdict in the committed reports "
+                       "(mutation-battery owed --label gpu)")
+        on_box.append(f"MUSIC3_BATTERY_IDS={owed['ids']} scripts/gpu-battery")
     rows.append(("not run on this machine", "; ".join(not_run),
                  "on the GPU box (README, 'On the GPU box'): " + " && ".join(on_box)))
 
