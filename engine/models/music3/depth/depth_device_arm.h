@@ -42,8 +42,8 @@ class DepthDeviceArm final : public DepthArm {
   FrameResult collect_frame(FrameTrace* trace);
   const Tensor& input_last_hidden() const { return in_last_hidden_; }
   const Tensor& input_c0() const { return in_c0_; }
-  const Tensor& codes() const { return codes_; }
-  const Tensor& audio_embeddings() const { return audio_embeddings_; }  // [steps vocab, H], staged  // i32 [steps]: c1..c_steps of the frame issued last
+  const Tensor& codes() const { return codes_; }  // i32 [steps]: c1..c_steps of the frame issued last
+  const Tensor& audio_embeddings() const { return audio_embeddings_; }  // [steps vocab, H], staged
 
  private:
   struct Layer {
