@@ -60,12 +60,12 @@ void run_device_iterations(const ArModels& m, const DeviceFrameArms& arms, const
       r.eos = true;
       return;
     }
+    // An emitted frame's LM hidden is read with the depth frame: collect_frame()'s wait covers both.
+    if (it > 0) be.copy(last.data(), last_row.data, last.size() * sizeof(bf16), CopyKind::DeviceToHost, q.stream);
     const depth::FrameResult fr = depth.collect_frame(nullptr);
     r.codes.push_back(s.token - lm::kCodeOffset);
     r.codes.insert(r.codes.end(), fr.codes.begin(), fr.codes.end());
     if (it == 0) continue;  // the warm-up frame: sampled and fed back, never emitted
-    be.copy(last.data(), last_row.data, last.size() * sizeof(bf16), CopyKind::DeviceToHost, q.stream);
-    q.synchronize();
     if (emit_frame(r, o, last.data(), H, fr.hidden)) return;
   }
 }
