@@ -172,9 +172,8 @@ TEST(LmDevice, OwnGeneratorIsRepeatable) {
 // teacher forced).
 // Where the op lm_sample has an enabled provider on the gate's device, the untraced run drew every token through it
 // (its calls equal the iterations); elsewhere (CUDA with cuda.lm_sample disabled: gate_lm_device_cuda_host_sampler)
-// none. Where
-// feedback_embedding has one too, the runs without a teacher took the device-resident frame (ar_device_loop.h):
-// every decode step's input came from that op.
+// none. Where feedback_embedding has one too, the runs without a teacher took the device-resident frame
+// (ar_device_loop.h): every decode step's input came from that op.
 TEST(LmDevice, UntracedRunsSampleTheTracedTokens) {
   const bool device_samples = ops::registry().has(ops::OpId::LmSample, gate_device());
   const bool device_frames = device_samples && ops::registry().has(ops::OpId::FeedbackEmbedding, gate_device());
