@@ -84,16 +84,16 @@ double time_us(const Launch& launch, const std::vector<const bf16*>& copies, cud
 
 template <int R, int J, int TILE, int STAGES>
 Launch fast(const bf16* a, bf16* out, int rows, int64_t n, int64_t k, bool pdl) {
-  constexpr auto kernel = gemv::gemv_fast_kernel<R, J, TILE, STAGES, gemv::PlainRows>;
+  constexpr auto kernel = gemv::gemv_fast_kernel<R, J, TILE, STAGES, false, gemv::PlainRows>;
   constexpr int shared = STAGES * gemv::kStageBytes<TILE, J>;
   const int resident = gemv::resident_blocks<kernel, shared>();
   const dim3 grid(static_cast<unsigned>(std::min<int64_t>(n, int64_t{gemv::multiprocessors()} * resident)), 1);
   const gemv::PlainRows src{a, k};
   return [=](const bf16* w, cudaStream_t s) {
     if (pdl) {
-      launch_pdl("probe", kernel, grid, dim3(gemv::kThreads), shared, s, src, w, out, rows, n, k);
+      launch_pdl("probe", kernel, grid, dim3(gemv::kThreads), shared, s, src, w, out, rows, n, k, gemv::NoTail{});
     } else {
-      kernel<<<grid, gemv::kThreads, shared, s>>>(src, w, out, rows, n, k);
+      kernel<<<grid, gemv::kThreads, shared, s>>>(src, w, out, rows, n, k, gemv::NoTail{});
       ok(cudaGetLastError(), "launch");
     }
   };

@@ -25,8 +25,9 @@ OpCost label(const lm::LmConfig& c, int kv, ops::OpId op, const void* args) {
     case OpId::MatmulBT: {
       const auto& p = *static_cast<const ops::MatmulBTArgs*>(args);
       const int64_t m = p.a.shape[0], n = p.b.shape[0], k = p.a.shape[1];
-      return {gemm_role(c, n, k) + (m == 2 ? "" : " M " + std::to_string(m)),
-              2.0 * double(m) * double(n) * double(k), tensor_bytes({&p.a, &p.b, &p.out, &p.bias})};
+      const double norm_bytes = p.norm_rope ? tensor_bytes({&p.out, &p.norm_rope->q_norm, &p.norm_rope->k_norm}) : 0;
+      return {gemm_role(c, n, k) + (p.norm_rope ? " + qk_norm_rope" : "") + (m == 2 ? "" : " M " + std::to_string(m)),
+              2.0 * double(m) * double(n) * double(k), tensor_bytes({&p.a, &p.b, &p.out, &p.bias}) + norm_bytes};
     }
     case OpId::RmsNorm: {
       const auto& p = *static_cast<const ops::RmsNormArgs*>(args);

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/ops/lm_ops.h"  // qk_norm_rope: matmul_bt's epilogue when no provider fuses it
 #include "engine/ops/op_checks.h"
 #include "engine/ops/op_observer.h"
 #include "engine/ops/registry.h"
@@ -38,22 +39,43 @@ void rms_norm(const Queue& q, const Tensor& x, const Tensor& w, float eps, const
 }
 
 void matmul_bt(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out, const Tensor& bias) {
+  matmul_bt(q, MatmulBTArgs{a, b, out, bias});
+}
+
+void matmul_bt(const Queue& q, const MatmulBTArgs& p) {
   const char* op = "matmul_bt";
-  check_tensor(op, "a", a, DType::BF16, 2, q);
-  check_tensor(op, "b", b, DType::BF16, 2, q);
-  check_tensor(op, "out", out, DType::BF16, 2, q);
-  check_dim(op, "b", b, 1, a.shape[1], "K of 'a'");
-  check_dim(op, "out", out, 0, a.shape[0], "M of 'a'");
-  check_dim(op, "out", out, 1, b.shape[0], "N of 'b'");
-  check_disjoint(op, "out", out, "a", a);
-  check_disjoint(op, "out", out, "b", b);
-  if (bias.data) {
-    check_tensor(op, "bias", bias, DType::BF16, 1, q);
-    check_dim(op, "bias", bias, 0, b.shape[0], "N of 'b'");
-    check_disjoint(op, "out", out, "bias", bias);
+  check_tensor(op, "a", p.a, DType::BF16, 2, q);
+  check_tensor(op, "b", p.b, DType::BF16, 2, q);
+  check_tensor(op, "out", p.out, DType::BF16, 2, q);
+  check_dim(op, "b", p.b, 1, p.a.shape[1], "K of 'a'");
+  check_dim(op, "out", p.out, 0, p.a.shape[0], "M of 'a'");
+  check_dim(op, "out", p.out, 1, p.b.shape[0], "N of 'b'");
+  check_disjoint(op, "out", p.out, "a", p.a);
+  check_disjoint(op, "out", p.out, "b", p.b);
+  if (p.bias.data) {
+    check_tensor(op, "bias", p.bias, DType::BF16, 1, q);
+    check_dim(op, "bias", p.bias, 0, p.b.shape[0], "N of 'b'");
+    check_disjoint(op, "out", p.out, "bias", p.bias);
   }
-  MatmulBTArgs args{a, b, out, bias};
-  run(OpId::MatmulBT, q, &args);
+  if (matmul_bt_is_plain(p)) return run(OpId::MatmulBT, q, &p);
+  const QkNormRopeArgs& nr = *p.norm_rope;
+  if (p.bias.data) fail_scalar(op, "norm_rope", "an epilogue with a bias is not an op this engine has");
+  if (nr.x.data != p.out.data || nr.x.dtype != p.out.dtype || nr.x.shape != p.out.shape)
+    fail_scalar(op, "norm_rope", "must norm 'out' itself (its x " + nr.x.describe() + ", out " + p.out.describe() +
+                                     ")");
+  check_qk_norm_rope(q, nr);
+  if (p.arrivals.data) {
+    check_tensor(op, "arrivals", p.arrivals, DType::I32, 1, q);
+    check_dim(op, "arrivals", p.arrivals, 0, int64_t{nr.heads} + nr.kv_heads, "heads + kv_heads");
+    for (auto [name, t] : {std::pair{"a", &p.a}, std::pair{"b", &p.b}, std::pair{"out", &p.out}})
+      check_disjoint(op, "arrivals", p.arrivals, name, *t);
+  }
+  if (registry().find(OpId::MatmulBT, q.device, &p)) return run(OpId::MatmulBT, q, &p);  // a provider fuses it
+  MatmulBTArgs plain = p;
+  plain.norm_rope = nullptr;
+  plain.arrivals = Tensor{};
+  run(OpId::MatmulBT, q, &plain);
+  qk_norm_rope(q, nr);
 }
 
 void attention_decode(const Queue& q, const Tensor& query, const Tensor& k_cache, const Tensor& v_cache, int length,

@@ -8,7 +8,12 @@
 // Numerics (the contracts every provider must meet):
 //  rms_norm        out = bf16( bf16(x * rsqrt(mean(f32(x)^2) + eps)) * w )   [diffusers RMSNorm]
 //  matmul_bt       out[M,N] = bf16( sum_k f32(a[m,k]) * f32(b[n,k]) [+ f32(bias[n])] )  f32 accumulation;
-//                  the optional bias [N] joins the f32 sum before the one rounding (torch's addmm)
+//                  the optional bias [N] joins the f32 sum before the one rounding (torch's addmm).
+//                  Epilogue (optional; absent when norm_rope is null, never with a bias): qk_norm_rope (lm_ops.h)
+//                  on out in place, norm_rope->x being out: the bits of matmul_bt then qk_norm_rope on the same
+//                  provider. `arrivals` (i32 [heads + kv_heads], zero before the first call, left zero by every
+//                  call) is the fusing provider's per-head count of finished blocks; the entry point issues the two
+//                  ops when no provider fuses (supports() of every other provider declines an epilogue)
 //  attention_decode one query row per batch over cache positions [0, length): softmax in f32
 //                  of scale * q.k, P rounded to bf16 before P.V (as flash kernels do), f32
 //                  accumulation, out rounded to bf16. Heads are contiguous slices of width D.
@@ -40,10 +45,15 @@ struct RmsNormArgs {
   Tensor x, w, out;
   float eps;
 };
+struct QkNormRopeArgs;  // lm_ops.h
 struct MatmulBTArgs {
   Tensor a, b, out;
-  Tensor bias;  // optional [N] (data == nullptr: none)
+  Tensor bias;                               // optional [N] (data == nullptr: none)
+  const QkNormRopeArgs* norm_rope = nullptr;  // the optional epilogue (see matmul_bt above)
+  Tensor arrivals{};                         // with it: i32 [heads + kv_heads]
 };
+// No epilogue asked: what a provider that does not fuse one takes.
+inline bool matmul_bt_is_plain(const MatmulBTArgs& a) { return !a.norm_rope; }
 struct AttentionDecodeArgs {
   Tensor q, k_cache, v_cache, out;  // q,out [B, nH*D]; caches [B, Tmax, nH*D]
   int length;                       // positions 0..length-1 are attended
@@ -92,6 +102,7 @@ struct ExpDrawsArgs {
 
 void rms_norm(const Queue& q, const Tensor& x, const Tensor& w, float eps, const Tensor& out);
 void matmul_bt(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out, const Tensor& bias = {});
+void matmul_bt(const Queue& q, const MatmulBTArgs& args);
 void attention_decode(const Queue& q, const Tensor& query, const Tensor& k_cache, const Tensor& v_cache,
                       int length, int heads, float scale, const Tensor& out);
 void silu_and_mul(const Queue& q, const Tensor& gate_up, const Tensor& out, bool gate_second = false);

@@ -107,6 +107,25 @@ TEST(LmDevice, DeclaredOpsAreTheOpsThatRan) {
   record("lm.reachability", c.name(), "declared_ops.equal_ran", ran == declared, 1, BoundKind::Lower);
 }
 
+// The q|k|v projection's fused epilogue (cuda.matmul_bt.gemv.norm_rope, opt-in; ctest twin
+// gate_lm_device_cuda_norm_rope) takes the decode steps of the geometry with the real head width, so the band above
+// covers its kernel there; where it is not enabled it takes nothing.
+TEST(LmDevice, FusedQkvEpilogueReachedAtTheRealHeadWidth) {
+  const std::string fused = "cuda.matmul_bt.gemv.norm_rope";
+  const LmCase c{"gqa128", 1};
+  const LmGolden g = read_lm_golden(c);
+  ops::registry().reset_usage();
+  run_lm_case(c, g, gate_queue(), {runtime::ArmRequest::Device});
+  uint64_t calls = 0;
+  for (const auto& u : ops::registry().usage())
+    if (u.name == fused) calls = u.calls;
+  const bool enabled = ops::registry().enabled(fused);
+  if (enabled) EXPECT_GT(calls, 0u) << fused << " is enabled and never ran on " << c.name();
+  else EXPECT_EQ(calls, 0u) << fused << " ran while not enabled";
+  record("lm.reachability", c.name(), enabled ? "fused_qkv_epilogue.calls" : "fused_qkv_epilogue.calls_disabled",
+         double(calls), enabled ? 1.0 : 0.0, enabled ? BoundKind::Lower : BoundKind::Upper);
+}
+
 TEST(LmDevice, ResidentDtypesAndStagingOnce) {
   const LmCase c{"gqa128", 0};
   const LmGolden g = read_lm_golden(c);

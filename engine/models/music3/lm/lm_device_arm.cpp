@@ -82,9 +82,11 @@ void LmDeviceArm::forward(int T) {
   ops::rms_norm(q_, h, layers_[0].in_norm, cfg_.eps, a);
   for (size_t l = 0; l < layers_.size(); ++l) {
     const Layer& L = layers_[l];
-    ops::matmul_bt(q_, a, L.wqkv, qkv);
-    // Per-head RMSNorm of the q heads and the k heads, then RoPE on both (q_norm/k_norm come first): one op.
-    ops::qk_norm_rope(q_, {qkv, L.q_norm, L.k_norm, cos_, sin_, pos_dev_, cfg_.heads, cfg_.kv_heads, 2, cfg_.eps});
+    // The q|k|v projection, then per-head RMSNorm of the q heads and the k heads and RoPE on both (q_norm/k_norm
+    // come first) as its epilogue: one launch where a provider fuses the two (arrivals_ is its count), two otherwise.
+    const ops::QkNormRopeArgs norm_rope{qkv,      L.q_norm,     L.k_norm,        cos_, sin_, pos_dev_,
+                                        cfg_.heads, cfg_.kv_heads, 2, cfg_.eps};
+    ops::matmul_bt(q_, {a, L.wqkv, qkv, {}, &norm_rope, arrivals_});
     ops::GqaAttentionArgs ga;
     ga.qkv = qkv;
     ga.k_cache = Tensor{static_cast<bf16*>(k_cache_.data) + sz(int64_t(l) * layer_cache), DType::BF16,
@@ -133,8 +135,11 @@ void LmDeviceArm::prefill(const bf16* embeds, int prompt, int capacity, bf16* la
   v_cache_ = sequence_buffer(DType::BF16, {int64_t(cfg_.layers) * 2 * capacity * KV}, true);
   pos_dev_ = sequence_buffer(DType::I32, {1}, false);
   scratch_ = sequence_buffer(DType::F32, {2 * int64_t(cfg_.heads), ops::gqa_chunks(capacity), D + 2}, false);
+  arrivals_ = sequence_buffer(DType::I32, {int64_t(cfg_.heads) + cfg_.kv_heads}, false);
   capacity_ = capacity;
   Backend& be = *q_.backend;
+  const std::vector<int32_t> no_arrivals(sz(cfg_.heads + cfg_.kv_heads), 0);  // read before the sync below
+  be.copy(arrivals_.data, no_arrivals.data(), arrivals_.bytes(), CopyKind::HostToDevice, q_.stream);
   const host::RopeTable rope = host::rope_table(cfg_.rope_theta, cfg_.head_dim, 0, capacity);
   be.copy(cos_.data, rope.cos.data(), cos_.bytes(), CopyKind::HostToDevice, q_.stream);
   be.copy(sin_.data, rope.sin.data(), sin_.bytes(), CopyKind::HostToDevice, q_.stream);
