@@ -107,23 +107,24 @@ TEST(LmDevice, DeclaredOpsAreTheOpsThatRan) {
   record("lm.reachability", c.name(), "declared_ops.equal_ran", ran == declared, 1, BoundKind::Lower);
 }
 
-// The q|k|v projection's fused epilogue (cuda.matmul_bt.gemv.norm_rope, opt-in; ctest twin
-// gate_lm_device_cuda_norm_rope) takes the decode steps of the geometry with the real head width, so the band above
-// covers its kernel there; where it is not enabled it takes nothing.
-TEST(LmDevice, FusedQkvEpilogueReachedAtTheRealHeadWidth) {
-  const std::string fused = "cuda.matmul_bt.gemv.norm_rope";
+// The decode step's opt-in launch savers (ctest twin gate_lm_device_cuda_fused: the q|k|v projection's fused
+// epilogue and the one-pass decode attention) take the decode steps of the geometry with the real head width and
+// group, so the band above covers their kernels there; a provider that is not enabled takes nothing.
+TEST(LmDevice, OptInLaunchSaversReachedAtTheRealHeadWidth) {
   const LmCase c{"gqa128", 1};
   const LmGolden g = read_lm_golden(c);
   ops::registry().reset_usage();
   run_lm_case(c, g, gate_queue(), {runtime::ArmRequest::Device});
-  uint64_t calls = 0;
-  for (const auto& u : ops::registry().usage())
-    if (u.name == fused) calls = u.calls;
-  const bool enabled = ops::registry().enabled(fused);
-  if (enabled) EXPECT_GT(calls, 0u) << fused << " is enabled and never ran on " << c.name();
-  else EXPECT_EQ(calls, 0u) << fused << " ran while not enabled";
-  record("lm.reachability", c.name(), enabled ? "fused_qkv_epilogue.calls" : "fused_qkv_epilogue.calls_disabled",
-         double(calls), enabled ? 1.0 : 0.0, enabled ? BoundKind::Lower : BoundKind::Upper);
+  for (const std::string name : {"cuda.matmul_bt.gemv.norm_rope", "cuda.gqa_attention.fixed.one_pass"}) {
+    uint64_t calls = 0;
+    for (const auto& u : ops::registry().usage())
+      if (u.name == name) calls = u.calls;
+    const bool enabled = ops::registry().enabled(name);
+    if (enabled) EXPECT_GT(calls, 0u) << name << " is enabled and never ran on " << c.name();
+    else EXPECT_EQ(calls, 0u) << name << " ran while not enabled";
+    record("lm.reachability", c.name(), name + (enabled ? ".calls" : ".calls_disabled"), double(calls),
+           enabled ? 1.0 : 0.0, enabled ? BoundKind::Lower : BoundKind::Upper);
+  }
 }
 
 TEST(LmDevice, ResidentDtypesAndStagingOnce) {

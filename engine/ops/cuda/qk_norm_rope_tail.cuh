@@ -1,10 +1,9 @@
 // matmul_bt's qk_norm_rope epilogue (ops.h) as the tail of the GEMV (gemv_bt.cuh; provider
 // cuda.matmul_bt.gemv.norm_rope): the block that finishes a head last norms and rotates it, so the decode step loses
 // qk_norm_rope's kernel boundary and nothing is computed twice.
-//   - Election: after its last tile each block fences its outputs and, per normed head its rows touch, adds one to
-//     arrivals[h]; the block whose ticket is the head's block count minus one (the blocks whose row range meets the
-//     head: block_of(row) = ((row + 1) G - 1) / N inverts the kernel's split n_begin(b) = N b / G) is last, resets
-//     arrivals[h] to 0 for the next call and fences before reading the other blocks' outputs at L2 (ld.global.cg).
+//   - Election (last_arrival.cuh): after its last tile each block arrives at arrivals[h] for every normed head its
+//     rows touch; the head's block count is that of the blocks whose row range meets it (block_of(row) =
+//     ((row + 1) G - 1) / N inverts the kernel's split n_begin(b) = N b / G); the last reads the others' outputs at L2.
 //   - Arithmetic: cuda.qk_norm_rope's (qk_norm_rope.cu) with D = 128, so its bits: thread i of a row's 128 threads
 //     holds x[i]; ss is its warp's butterfly (block_reduce.cuh) and then (w0 + w2) + (w1 + w3) over the row's four
 //     warps, the sum block_reduce's warp-0 butterfly forms from four values padded with zeros; r = 1 / sqrtf(ss / D +
@@ -16,18 +15,13 @@
 
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/block_reduce.cuh"
+#include "engine/ops/cuda/last_arrival.cuh"
+#include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/cuda/rope_pair.cuh"
 
 namespace music3::ops::gemv {
 
 constexpr int kNormRopeDim = 128;  // the head width the tail is compiled for: a thread per element of a row's head
-
-// 2 bytes that other blocks of this kernel wrote, read at L2 (coherent, L1 bypassed).
-__device__ __forceinline__ bf16 load_l2(const bf16* p) {
-  unsigned short v;
-  asm volatile("ld.global.cg.u16 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
-  return bf16{v};
-}
 
 struct QkNormRopeTail {
   const bf16* q_norm;
@@ -47,28 +41,15 @@ struct QkNormRopeTail {
 
   template <int R>
   __device__ void finish(int64_t n_begin, int64_t n_end, int m0, int rows_total, int64_t n_total, bf16* out) const {
-    __shared__ int last;
     __shared__ float sums[8];
     __shared__ bf16 normed[2][kNormRopeDim];
     static_assert(R <= 2, "two rows of 128 threads in a 256-thread block");
     const int64_t first = n_begin / kNormRopeDim;
     const int64_t end = ::min((n_end - 1) / kNormRopeDim + 1, static_cast<int64_t>(normed_heads));
-    if (first >= end) return;  // every row of this block is a v head's: nothing to arrive at
-    __threadfence();           // this block's outputs, before any arrival counts them
-    __syncthreads();
-    for (int64_t h = first; h < end; ++h) {
-      if (threadIdx.x == 0) {
-        const int ticket = atomicAdd(arrivals + h, 1);
-        last = ticket == blocks_of_head(h, gridDim.x, n_total) - 1;
-        if (last) {
-          atomicExch(arrivals + h, 0);  // every block of the head has arrived: the count is free for the next call
-          __threadfence();              // the arrivals before, then the reads of their outputs
-        }
-      }
-      __syncthreads();
-      if (last) norm_rope_head<R>(h, m0, rows_total, n_total, out, sums, normed);
-      __syncthreads();  // `last`, `sums` and `normed` are read before the next head writes them
-    }
+    // Every head's work ends before the next arrive_last's barrier, so `sums` and `normed` are free again there.
+    for (int64_t h = first; h < end; ++h)
+      if (arrive_last(arrivals + h, blocks_of_head(h, gridDim.x, n_total)))
+        norm_rope_head<R>(h, m0, rows_total, n_total, out, sums, normed);
   }
 
   template <int R>
@@ -80,7 +61,7 @@ struct QkNormRopeTail {
     bf16* head = out + (m0 + m) * n_total + h * kNormRopeDim;
     float v = 0.0f, ss = 0.0f;
     if (live) {
-      v = to_f32(load_l2(head + i));
+      v = to_f32(bf16{load_produced2(head + i)});
       ss = __fmaf_rn(v, v, 0.0f);  // bf16 * bf16 is exact in f32
     }
     ss = warp_reduce(ss, SumOp{});
