@@ -312,12 +312,13 @@ void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int
 // (4 stages, 3 in flight): the same bytes in flight per multiprocessor as the lone block's (provider
 // cuda.matmul_bt.gemv.packed; on the H200 the LM step 4.28 -> 4.20 ms at K/V 300, reports/bench/lm/GAP.md).
 constexpr int64_t kPackedMinK = int64_t{5} * kWarps * 32 * kChunk;  // J = 6: K in (10240, 12288]
-template <class Src>
+template <class Src, class Tail = NoTail>
 void gemv_bt_packed(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
-                    cudaStream_t stream) {
+                    cudaStream_t stream, const Tail& tail = {}) {
   constexpr int kTile = 1, kStagesPacked = 4;
-  if (rows == 1) return launch_fast_kernel<1, 6, kTile, kStagesPacked, Src, true>(op, src, w, out, rows, n, k, stream);
-  launch_fast_kernel<2, 6, kTile, kStagesPacked, Src, true>(op, src, w, out, rows, n, k, stream);
+  if (rows == 1)
+    return launch_fast_kernel<1, 6, kTile, kStagesPacked, Src, true, Tail>(op, src, w, out, rows, n, k, stream, tail);
+  launch_fast_kernel<2, 6, kTile, kStagesPacked, Src, true, Tail>(op, src, w, out, rows, n, k, stream, tail);
 }
 
 template <int R, class Src>

@@ -79,6 +79,7 @@ void LmDeviceArm::forward(int T) {
   const Tensor h = rows(h_, 0, M), a = rows(a_, 0, M), qkv = rows(qkv_, 0, M), attn = rows(attn_, 0, M);
   const Tensor o = rows(o_, 0, M), gu = rows(gate_up_, 0, M), act = rows(act_, 0, M), d = rows(d_, 0, M);
   const int64_t layer_cache = 2 * int64_t(capacity_) * KV;
+  const Tensor norm_arrival{arrivals_.data, DType::I32, {1}, q_.device};  // the add_rms_norm epilogues' count
   ops::rms_norm(q_, h, layers_[0].in_norm, cfg_.eps, a);
   for (size_t l = 0; l < layers_.size(); ++l) {
     const Layer& L = layers_[l];
@@ -101,15 +102,16 @@ void LmDeviceArm::forward(int T) {
     ga.kv_heads = cfg_.kv_heads;
     ga.scale = scale;
     ops::gqa_attention(q_, ga);
-    ops::matmul_bt(q_, attn, L.wo, o);
-    ops::add_rms_norm(q_, h, o, L.post_norm, cfg_.eps, h, a);  // h += o; a = post_norm(h)
+    // The o projection, then h += o; a = post_norm(h) as its epilogue (one launch where a provider fuses them).
+    const ops::AddRmsNormArgs post{h, o, L.post_norm, h, a, cfg_.eps};
+    ops::matmul_bt(q_, {attn, L.wo, o, {}, nullptr, norm_arrival, &post});
     ops::matmul_bt(q_, a, L.w_gate_up, gu);
     ops::silu_and_mul(q_, gu, act);
-    ops::matmul_bt(q_, act, L.w_down, d);
-    if (l + 1 < layers_.size())
-      ops::add_rms_norm(q_, h, d, layers_[l + 1].in_norm, cfg_.eps, h, a);  // h += d; a = next input_norm(h)
-    else
-      ops::add_rms_norm(q_, h, d, norm_, cfg_.eps, h, rows(fin_, 0, M));  // h += d; fin = norm(h)
+    // The down projection, then h += d; a = the next layer's input_norm(h) (after the last layer: fin = norm(h)).
+    const bool last = l + 1 == layers_.size();
+    const ops::AddRmsNormArgs next{h, d, last ? norm_ : layers_[l + 1].in_norm, h, last ? rows(fin_, 0, M) : a,
+                                   cfg_.eps};
+    ops::matmul_bt(q_, {act, L.w_down, d, {}, nullptr, norm_arrival, &next});
   }
 }
 
