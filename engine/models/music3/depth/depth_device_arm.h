@@ -71,6 +71,7 @@ class DepthDeviceArm final : public DepthArm {
   // Sampler buffers (f32/i32/u32: outside the forward's bf16 contract).
   Tensor draws_, guided_, codes_, forced_, nonfinite_;
   Tensor kv_k_, kv_v_;
+  Tensor arrivals_;  // i32 [1]: the GEMV epilogues' count (ops.h), zero between calls
 };
 
 }  // namespace music3::depth
