@@ -227,8 +227,7 @@ TEST(GqaAttention, OnePassCombineGivesTheTwoPhaseBits) {
     const std::string what = "decode pos " + std::to_string(c.pos) + " of " + std::to_string(c.tmax);
     const Inputs in = make_inputs(c, 200 + uint64_t(c.pos));
     const Result two_phase = run(provider_queue(0), in, c);
-    bool enabled = false;
-    const uint64_t before = provider_calls(one_pass, enabled);
+    const OptInCalls fused(one_pass);
     std::vector<int32_t> arrivals;
     std::vector<std::vector<bf16>> outs;
     const Result got = run(provider_queue(0), in, c, &arrivals, &outs, 3);
@@ -236,8 +235,7 @@ TEST(GqaAttention, OnePassCombineGivesTheTwoPhaseBits) {
     EXPECT_EQ(bits(got.k), bits(two_phase.k)) << what << ": K cache";
     EXPECT_EQ(bits(got.v), bits(two_phase.v)) << what << ": V cache";
     for (size_t i = 0; i < arrivals.size(); ++i) EXPECT_EQ(arrivals[i], 0) << what << ": arrivals[" << i << "]";
-    const bool takes = enabled && ops::gqa_chunks(c.tmax) <= 512;
-    EXPECT_EQ(provider_calls(one_pass, enabled) - before, takes ? 3u : 0u) << one_pass << " on " << what;
+    fused.expect_took(ops::gqa_chunks(c.tmax) <= 512 ? 3 : 0, what);
   }
 }
 

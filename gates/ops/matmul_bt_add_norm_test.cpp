@@ -107,8 +107,7 @@ void expect_same(const Outputs& got, const Outputs& want, const std::string& wha
 // The case on `seeds` seeds, kRepeats calls apart from x and one in place each, and the fused provider's calls.
 void expect_two_ops_bits(const Case& c, int seeds) {
   const Queue q = provider_queue(0);
-  bool enabled = false;
-  const uint64_t before = provider_calls(kFused, enabled);
+  const OptInCalls fused(kFused);
   for (int s = 1; s <= seeds; ++s) {
     const Inputs in(c, 100 * uint64_t(s));
     const std::string what = c.name() + " seed " + std::to_string(s);
@@ -121,9 +120,7 @@ void expect_two_ops_bits(const Case& c, int seeds) {
       EXPECT_EQ(arrivals, std::vector<int32_t>{0}) << provider_name() << " " << what << ": arrivals left non-zero";
     }
   }
-  const uint64_t want_calls = enabled && c.fusable() ? uint64_t(seeds) * (kRepeats + 1) : 0;
-  EXPECT_EQ(provider_calls(kFused, enabled) - before, want_calls)
-      << kFused << (enabled ? " (enabled)" : " (not enabled)") << " on " << c.name();
+  fused.expect_took(c.fusable() ? uint64_t(seeds) * (kRepeats + 1) : 0, c.name());
 }
 
 TEST(MatmulBtAddNorm, EpilogueGivesTheTwoOpsBits) {

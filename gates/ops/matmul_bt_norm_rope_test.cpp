@@ -120,8 +120,7 @@ void expect_bits(const std::vector<bf16>& got, const std::vector<bf16>& want, co
 // Runs the case both ways on `seeds` seeds, and counts the fused provider's calls.
 void expect_two_ops_bits(const Case& c, int seeds) {
   const Queue q = provider_queue(0);
-  bool enabled = false;
-  const uint64_t before = provider_calls(kFused, enabled);
+  const OptInCalls fused(kFused);
   for (int s = 1; s <= seeds; ++s) {
     const Inputs in(c, 100 * uint64_t(s));
     const std::string what = c.name() + " seed " + std::to_string(s);
@@ -131,9 +130,7 @@ void expect_two_ops_bits(const Case& c, int seeds) {
     for (size_t h = 0; h < got.arrivals.size(); ++h)
       EXPECT_EQ(got.arrivals[h], 0) << provider_name() << " " << what << ": arrivals[" << h << "] left non-zero";
   }
-  const uint64_t want_calls = enabled && c.fusable() ? uint64_t(seeds) * kRepeats : 0;
-  EXPECT_EQ(provider_calls(kFused, enabled) - before, want_calls)
-      << kFused << (enabled ? " (enabled)" : " (not enabled)") << " on " << c.name();
+  fused.expect_took(c.fusable() ? uint64_t(seeds) * kRepeats : 0, c.name());
 }
 
 TEST(MatmulBtNormRope, EpilogueGivesTheTwoOpsBits) {
