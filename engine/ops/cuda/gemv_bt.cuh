@@ -32,6 +32,7 @@
 #include "engine/core/bf16.h"
 #include "engine/core/cuda/cuda_backend.h"
 #include "engine/ops/cuda/async_copy.cuh"
+#include "engine/ops/cuda/gemv_split.h"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/cuda/warp_sum_transposed.cuh"
@@ -86,7 +87,8 @@ __global__ void __launch_bounds__(kThreads)
   __shared__ float partial[2][kWarps][V];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int m0 = static_cast<int>(blockIdx.y) * R;
-  const int64_t n_begin = n_total * blockIdx.x / gridDim.x, n_end = n_total * (blockIdx.x + 1) / gridDim.x;
+  const int64_t n_begin = split_begin(blockIdx.x, gridDim.x, n_total);
+  const int64_t n_end = split_begin(blockIdx.x + 1, gridDim.x, n_total);
   const int64_t tiles = (n_end - n_begin + TILE - 1) / TILE;
   const int64_t chunks = k / kChunk;
   const uint4* w16 = reinterpret_cast<const uint4*>(w);

@@ -2,8 +2,8 @@
 // cuda.matmul_bt.gemv.norm_rope): the block that finishes a head last norms and rotates it, so the decode step loses
 // qk_norm_rope's kernel boundary and nothing is computed twice.
 //   - Election (last_arrival.cuh): after its last tile each block arrives at arrivals[h] for every normed head its
-//     rows touch; the head's block count is that of the blocks whose row range meets it (block_of(row) =
-//     ((row + 1) G - 1) / N inverts the kernel's split n_begin(b) = N b / G); the last reads the others' outputs at L2.
+//     rows touch; the head's block count is that of the blocks whose row range meets it (gemv_split.h: the inverse
+//     of the kernel's split); the last reads the others' outputs at L2.
 //   - Arithmetic: cuda.qk_norm_rope's (qk_norm_rope.cu) with D = 128, so its bits: thread i of a row's 128 threads
 //     holds x[i]; ss is its warp's butterfly (block_reduce.cuh) and then (w0 + w2) + (w1 + w3) over the row's four
 //     warps, the sum block_reduce's warp-0 butterfly forms from four values padded with zeros; r = 1 / sqrtf(ss / D +
@@ -15,6 +15,7 @@
 
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/block_reduce.cuh"
+#include "engine/ops/cuda/gemv_split.h"
 #include "engine/ops/cuda/last_arrival.cuh"
 #include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/cuda/rope_pair.cuh"
@@ -33,12 +34,6 @@ struct QkNormRopeTail {
   int heads, normed_heads, batch, rot, positions;
   float eps;
 
-  // Blocks of a grid of `blocks` over n_total weight rows whose row range meets head h.
-  __device__ int blocks_of_head(int64_t h, int64_t blocks, int64_t n_total) const {
-    const auto block_of = [&](int64_t row) { return ((row + 1) * blocks - 1) / n_total; };
-    return static_cast<int>(block_of(h * kNormRopeDim + kNormRopeDim - 1) - block_of(h * kNormRopeDim) + 1);
-  }
-
   template <int R>
   __device__ void finish(int64_t n_begin, int64_t n_end, int m0, int rows_total, int64_t n_total, bf16* out) const {
     __shared__ float sums[8];
@@ -48,7 +43,8 @@ struct QkNormRopeTail {
     const int64_t end = ::min((n_end - 1) / kNormRopeDim + 1, static_cast<int64_t>(normed_heads));
     // Every head's work ends before the next arrive_last's barrier, so `sums` and `normed` are free again there.
     for (int64_t h = first; h < end; ++h)
-      if (arrive_last(arrivals + h, blocks_of_head(h, gridDim.x, n_total)))
+      if (arrive_last(arrivals + h, split_blocks_meeting(h * kNormRopeDim, h * kNormRopeDim + kNormRopeDim - 1,
+                                                         gridDim.x, n_total)))
         norm_rope_head<R>(h, m0, rows_total, n_total, out, sums, normed);
   }
 
