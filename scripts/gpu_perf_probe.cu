@@ -87,7 +87,7 @@ Launch fast(const bf16* a, bf16* out, int rows, int64_t n, int64_t k, bool pdl) 
   constexpr auto kernel = gemv::gemv_fast_kernel<R, J, TILE, STAGES, false, gemv::PlainRows>;
   constexpr int shared = STAGES * gemv::kStageBytes<TILE, J>;
   const int resident = gemv::resident_blocks<kernel, shared>();
-  const dim3 grid(static_cast<unsigned>(std::min<int64_t>(n, int64_t{gemv::multiprocessors()} * resident)), 1);
+  const dim3 grid(static_cast<unsigned>(std::min<int64_t>(n, int64_t{multiprocessors()} * resident)), 1);
   const gemv::PlainRows src{a, k};
   return [=](const bf16* w, cudaStream_t s) {
     if (pdl) {
