@@ -51,6 +51,34 @@ void check_add_rms_norm(const Queue& q, const AddRmsNormArgs& p) {
   if (!(eps >= 0.0f) || !std::isfinite(eps)) fail_scalar(op, "eps", "must be finite and >= 0, got " + std::to_string(eps));
 }
 
+// matmul_bt's epilogue (ops.h), its product's arguments already checked: one epilogue, no bias, the second op's
+// own checks with 'out' as its input, and the arrivals count's shape.
+void check_matmul_bt_epilogue(const Queue& q, const MatmulBTArgs& p) {
+  const char* op = "matmul_bt";
+  if (p.bias.data) fail_scalar(op, p.norm_rope ? "norm_rope" : "add_norm", "an epilogue with a bias is not an op here");
+  if (p.norm_rope && p.add_norm) fail_scalar(op, "add_norm", "a second epilogue (norm_rope is given)");
+  const auto needs_out = [&](const char* name, const Tensor& t, const char* role) {
+    if (t.data != p.out.data || t.dtype != p.out.dtype || t.shape != p.out.shape)
+      fail_scalar(op, name, std::string("must take 'out' as its ") + role + " (it has " + t.describe() + ", out " +
+                                p.out.describe() + ")");
+  };
+  if (p.norm_rope) {
+    needs_out("norm_rope", p.norm_rope->x, "x");
+    check_qk_norm_rope(q, *p.norm_rope);
+  } else {
+    needs_out("add_norm", p.add_norm->r, "r");
+    check_add_rms_norm(q, *p.add_norm);
+  }
+  if (!p.arrivals.data) return;
+  check_tensor(op, "arrivals", p.arrivals, DType::I32, 1, q);
+  if (p.norm_rope)
+    check_dim(op, "arrivals", p.arrivals, 0, int64_t{p.norm_rope->heads} + p.norm_rope->kv_heads, "heads + kv_heads");
+  else
+    check_dim(op, "arrivals", p.arrivals, 0, 1, "one count");
+  for (auto [name, t] : {std::pair{"a", &p.a}, std::pair{"b", &p.b}, std::pair{"out", &p.out}})
+    check_disjoint(op, "arrivals", p.arrivals, name, *t);
+}
+
 }  // namespace
 
 void rms_norm(const Queue& q, const Tensor& x, const Tensor& w, float eps, const Tensor& out) {
@@ -88,30 +116,7 @@ void matmul_bt(const Queue& q, const MatmulBTArgs& p) {
     check_disjoint(op, "out", p.out, "bias", p.bias);
   }
   if (matmul_bt_is_plain(p)) return run(OpId::MatmulBT, q, &p);
-  if (p.bias.data) fail_scalar(op, p.norm_rope ? "norm_rope" : "add_norm", "an epilogue with a bias is not an op here");
-  if (p.norm_rope && p.add_norm) fail_scalar(op, "add_norm", "a second epilogue (norm_rope is given)");
-  const auto needs_out = [&](const char* name, const Tensor& t, const char* role) {
-    if (t.data != p.out.data || t.dtype != p.out.dtype || t.shape != p.out.shape)
-      fail_scalar(op, name, std::string("must take 'out' as its ") + role + " (it has " + t.describe() + ", out " +
-                                p.out.describe() + ")");
-  };
-  if (p.norm_rope) {
-    needs_out("norm_rope", p.norm_rope->x, "x");
-    check_qk_norm_rope(q, *p.norm_rope);
-  } else {
-    needs_out("add_norm", p.add_norm->r, "r");
-    check_add_rms_norm(q, *p.add_norm);
-  }
-  if (p.arrivals.data) {
-    check_tensor(op, "arrivals", p.arrivals, DType::I32, 1, q);
-    if (p.norm_rope)
-      check_dim(op, "arrivals", p.arrivals, 0, int64_t{p.norm_rope->heads} + p.norm_rope->kv_heads,
-                "heads + kv_heads");
-    else
-      check_dim(op, "arrivals", p.arrivals, 0, 1, "one count");
-    for (auto [name, t] : {std::pair{"a", &p.a}, std::pair{"b", &p.b}, std::pair{"out", &p.out}})
-      check_disjoint(op, "arrivals", p.arrivals, name, *t);
-  }
+  check_matmul_bt_epilogue(q, p);
   if (registry().find(OpId::MatmulBT, q.device, &p)) return run(OpId::MatmulBT, q, &p);  // a provider fuses it
   MatmulBTArgs plain{p.a, p.b, p.out, p.bias};
   run(OpId::MatmulBT, q, &plain);

@@ -4,8 +4,9 @@
 // cuda.matmul_bt.gemv.norm_rope: the qk_norm_rope epilogue (qk_norm_rope_tail.cuh, cuda.qk_norm_rope's arithmetic);
 // it takes the LM's q|k|v projection: M <= 2, K % 8 == 0 and K <= 8192, heads of D = 128, aligned a, b and out.
 // cuda.matmul_bt.gemv.add_norm: the add_rms_norm epilogue (add_rms_norm_tail.cuh, cuda.add_rms_norm's arithmetic);
-// it takes the LM's o and down projections: M <= 2, N <= 4096, K % 8 == 0 and K <= 12288 (the packed form where
-// cuda.matmul_bt.gemv.packed takes the plain call), x of the rows' shape (no broadcast), aligned a, b and out.
+// it takes the LM's o and down projections: M <= 2, N <= 4096, K % 8 == 0 and K <= 12288 (the packed kernel where
+// cuda.matmul_bt.gemv.packed's shape test passes the plain call, whether or not that provider is enabled: the packed
+// and unpacked kernels give the same bits), x of the rows' shape (no broadcast), aligned a, b and out.
 // Every other call goes to the entry point's two ops.
 #include "engine/ops/cuda/add_rms_norm_tail.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
