@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-#include "engine/ops/lm_ops.h"  // qk_norm_rope: matmul_bt's epilogue when no provider fuses it
+#include "engine/ops/lm_ops.h"  // check_qk_norm_rope: matmul_bt's norm_rope epilogue
 #include "engine/ops/op_checks.h"
 #include "engine/ops/op_observer.h"
 #include "engine/ops/registry.h"
@@ -120,7 +120,7 @@ void matmul_bt(const Queue& q, const MatmulBTArgs& p) {
   if (registry().find(OpId::MatmulBT, q.device, &p)) return run(OpId::MatmulBT, q, &p);  // a provider fuses it
   MatmulBTArgs plain{p.a, p.b, p.out, p.bias};
   run(OpId::MatmulBT, q, &plain);
-  if (p.norm_rope) return qk_norm_rope(q, *p.norm_rope);
+  if (p.norm_rope) return run(OpId::QkNormRope, q, p.norm_rope);  // both checked above
   run(OpId::AddRmsNorm, q, p.add_norm);
 }
 

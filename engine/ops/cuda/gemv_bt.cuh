@@ -21,7 +21,7 @@
 // step 3 through shared memory. Under PDL (pdl.cuh) the first STAGES - 1 tiles are
 // requested before pdl_wait().
 // A tail (Tail::finish<R>, after the block's last tile; NoTail: none) may finish the block's outputs: matmul_bt's
-// qk_norm_rope epilogue (qk_norm_rope_tail.cuh) is one.
+// epilogues (qk_norm_rope_tail.cuh, add_rms_norm_tail.cuh) are two.
 // Fallback (any K, any alignment): one block per weight row, scalar loads, the same order.
 #pragma once
 #include <cuda_runtime.h>
@@ -291,8 +291,8 @@ void launch_fast(const char* op, const Src& src, const bf16* w, bf16* out, int r
   launch_fast_kernel<R, J, kTile, kStages<R, kTile, J>, Src, false, Tail>(op, src, w, out, rows, n, k, stream, tail);
 }
 
-// J = ceil(K / 2048) chunks per lane: up to kMaxJ (K <= kFastMaxK), and up to kMaxJNarrow where R <= 2 and kLongK.
-template <int R, class Src, class Tail = NoTail, bool kLongK = true>
+// J = ceil(K / 2048) chunks per lane: up to kMaxJ (K <= kFastMaxK), and up to kMaxJNarrow where R <= 2.
+template <int R, class Src, class Tail = NoTail>
 void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
                    cudaStream_t stream, const Tail& tail = {}) {
   const int64_t j = (k / kChunk + kThreads - 1) / kThreads;
@@ -303,7 +303,7 @@ void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int
     case 4: return launch_fast<R, 4>(op, src, w, out, rows, n, k, stream, tail);
     default: break;
   }
-  if constexpr (R <= 2 && kLongK) {
+  if constexpr (R <= 2) {
     if (j == 5) return launch_fast<R, 5>(op, src, w, out, rows, n, k, stream, tail);
     return launch_fast<R, 6>(op, src, w, out, rows, n, k, stream, tail);
   }

@@ -185,7 +185,9 @@ __device__ void combine_if_last(const float* scratch, int* arrivals, bf16* out, 
     for (int j = 0; j < kHeadsPerThread; ++j) {
       const int head = h0 + j * kHeadStride;
       float l = 0.0f;
-      for (int c = 0; c < used; ++c) l = __fadd_rn(l, __fmul_rn(stage[2 * head * used + c], stage[(2 * head + 1) * used + c]));
+      const float* w = stage + 2 * head * used;
+      const float* l_c = w + used;
+      for (int c = 0; c < used; ++c) l = __fadd_rn(l, __fmul_rn(w[c], l_c[c]));
       total[head] = l;
     }
   __syncthreads();
@@ -277,8 +279,8 @@ void gqa_attention_one_pass_cuda(const Queue& q, const void* args) {
   const Geometry g = geometry_of(a);
   launch_pdl("gqa_attention (fixed decode, one pass)", decode_chunk_kernel<kD, kG, true>,
              dim3(static_cast<unsigned>(g.batch * g.kv_heads), static_cast<unsigned>(g.chunks)), dim3(kThreads), 0,
-             stream_of(q), a.qkv.as<const bf16>(), a.k_cache.as<bf16>(), a.v_cache.as<bf16>(), a.pos.as<const int32_t>(),
-             a.scratch.as<float>(), g, a.scale, a.arrivals.as<int>(), a.out.as<bf16>());
+             stream_of(q), a.qkv.as<const bf16>(), a.k_cache.as<bf16>(), a.v_cache.as<bf16>(),
+             a.pos.as<const int32_t>(), a.scratch.as<float>(), g, a.scale, a.arrivals.as<int>(), a.out.as<bf16>());
 }
 
 }  // namespace music3::ops
