@@ -38,6 +38,8 @@ const char* const kGenerateUsage =
     "  give the same file). --no-warm-up: on cuda, skip the warm-up at load (one zero window through the condition\n"
     "  encoder, the DiT and the vocoder, and one short AR run of one frame, so plans, graphs and buffers are ready\n"
     "  before the song; seconds.warm_up reports it, inside seconds.load; the file is the same either way).\n"
+    "  --json: seconds.load_stages splits the rest of seconds.load: the tokenizer, each component's read of its\n"
+    "  weights (*_read) and each arm's making (*_arms, *_arm: on cuda, the uploads).\n"
     "  --ignore-eos: for benchmarking, <|audio_end|> is never sampled (its logit is masked), so the run makes\n"
     "  exactly min(int(S * 25), 9000) frames, as the diffusers pipeline does with that logit masked\n"
     "  (bench/pipeline/diffusers_pipeline_peer.py); not the model's song; refused with --teacher.\n"
@@ -184,6 +186,7 @@ int generate(const std::vector<std::string>& argv) {
   io::write_audio_file(f.out, g.audio.data, 2, g.audio.samples, g.sample_rate, f.format, f.force);
   const double write_seconds = since(t0);
   const nlohmann::json seconds = {{"load", load_seconds},
+                                  {"load_stages", models.load_stages()},
                                   {"warm_up", warm_up_seconds},
                                   {"text", g.seconds.text},
                                   {"ar", g.seconds.ar},

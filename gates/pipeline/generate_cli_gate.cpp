@@ -111,6 +111,17 @@ void check_summary_and_file(const std::string& case_name, const CliRun& r, const
        {"load", "warm_up", "text", "ar", "prefill", "acoustic", "vocoder", "first_window_start", "first_window",
         "after_ar", "write", "total"})
     EXPECT_GE(j.at("seconds").at(stage).get<double>(), 0.0) << stage;
+  // The load's steps, each timed once, inside the load (warm_up is the rest of it, 0 on the CPU).
+  double load_steps = 0.0;
+  for (const char* step :
+       {"tokenizer", "language_model_read", "condition_encoder_read", "transformer_read", "vocoder_read",
+        "rvq_depth_decoder_read", "ar_arms", "condition_encoder_arm", "transformer_arm", "vocoder_arm"}) {
+    const double s = j.at("seconds").at("load_stages").at(step).get<double>();
+    EXPECT_GE(s, 0.0) << step;
+    load_steps += s;
+  }
+  EXPECT_EQ(j.at("seconds").at("load_stages").size(), 10u);
+  EXPECT_LE(load_steps, j.at("seconds").at("load").get<double>()) << "disjoint intervals inside the load's";
   EXPECT_TRUE(j.at("peak_device_memory").at("bytes").is_null());
   EXPECT_EQ(j.at("sha256"), io::sha256_file(out));
   SF_INFO info;

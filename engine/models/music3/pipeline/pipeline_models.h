@@ -11,7 +11,9 @@
 // refuses its own defects by file and tensor) and builds the arms (ArmRefused names the component and device).
 // So a missing or inconsistent component stops it before any generation work. The arms hold references into this
 // object: it is neither copyable nor movable. describe_arms() gives, per component, the arm kind and the device;
-// weights_sha256() each weights file's sha256 (language_model: its index or single file). Thread-safety: one generation at a time.
+// weights_sha256() each weights file's sha256 (language_model: its index or single file); load_stages() the wall
+// seconds of each step of the constructor (the tokenizer, each component's read of its weights, each arm's making:
+// on a device, its uploads), which add up to about the constructor's time. Thread-safety: one generation at a time.
 #pragma once
 #include <filesystem>
 #include <memory>
@@ -50,6 +52,7 @@ class PipelineModels {
   vocoder::VocoderArm& vocoder() { return *vocoder_; }
   nlohmann::json describe_arms() const;
   const nlohmann::json& weights_sha256() const { return weights_sha256_; }
+  const nlohmann::json& load_stages() const { return load_stages_; }
 
  private:
   PipelineCheckpoint checkpoint_;
@@ -64,6 +67,7 @@ class PipelineModels {
   std::unique_ptr<acoustic::DitArm> dit_;
   std::unique_ptr<vocoder::VocoderArm> vocoder_;
   nlohmann::json weights_sha256_;
+  nlohmann::json load_stages_ = nlohmann::json::object();
 };
 
 }  // namespace music3::pipeline
