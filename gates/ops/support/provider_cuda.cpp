@@ -1,4 +1,4 @@
-// The CUDA provider under test (op_<op>_cuda and op_<op>_cuda_racecheck).
+// The CUDA provider under test (op_<op>_cuda and op_<op>_cuda_sanitized).
 #include "engine/core/queue.h"
 #include "gates/ops/support/provider_under_test.h"
 
