@@ -9,7 +9,10 @@
 //                             buffer reused too early), synccheck (a barrier the block does not reach together),
 //                             memcheck (an out-of-bounds or misaligned access). The executable re-runs itself under
 //                             the sanitizer (the provider flags travel in the environment); exit 77 without
-//                             compute-sanitizer, 86 when the tool reports an error, 1 for another TOOL.
+//                             compute-sanitizer, 86 when the tool reports an error, 1 for another TOOL;
+//   --kernels A,B             with --tool: the tool checks only kernels whose names contain A or B (compute-sanitizer's
+//                             --kernel-name kns=), so library kernels (cuBLAS, cuDNN, CUTLASS) stay out of the verdict
+//                             and the run stays short.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -42,7 +45,7 @@ std::string find_sanitizer() {
 
 // Replaces this process with compute-sanitizer's `tool` running this executable with the GoogleTest flags in `rest`;
 // returns only when that cannot start.
-int run_under(const std::string& tool, const std::vector<char*>& rest) {
+int run_under(const std::string& tool, const std::string& kernels, const std::vector<char*>& rest) {
   const std::string sanitizer = find_sanitizer();
   if (sanitizer.empty()) {
     std::puts("no compute-sanitizer: skipped");
@@ -50,6 +53,11 @@ int run_under(const std::string& tool, const std::vector<char*>& rest) {
   }
   std::vector<std::string> args{sanitizer, "--tool", tool, "--error-exitcode", std::to_string(kSanitizerError)};
   if (tool == "racecheck") args.insert(args.end(), {"--racecheck-report", "all"});
+  for (size_t begin = 0; begin < kernels.size();) {
+    const size_t end = std::min(kernels.find(',', begin), kernels.size());
+    args.insert(args.end(), {"--kernel-name", "kns=" + kernels.substr(begin, end - begin)});
+    begin = end + 1;
+  }
   args.insert(args.end(), {"--", rest[0]});
   for (size_t i = 1; i < rest.size(); ++i) args.emplace_back(rest[i]);
   std::vector<char*> cargs;
@@ -63,7 +71,7 @@ int run_under(const std::string& tool, const std::vector<char*>& rest) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string tool;
+  std::string tool, kernels;
   std::vector<char*> rest{argv[0]};
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--disable-providers") == 0 && i + 1 < argc)
@@ -72,6 +80,8 @@ int main(int argc, char** argv) {
       setenv("MUSIC3_ENABLE_PROVIDERS", argv[++i], 1);  // opt-in providers
     else if (std::strcmp(argv[i], "--tool") == 0 && i + 1 < argc)
       tool = argv[++i];
+    else if (std::strcmp(argv[i], "--kernels") == 0 && i + 1 < argc)
+      kernels = argv[++i];
     else
       rest.push_back(argv[i]);
   }
@@ -79,11 +89,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "--tool: '%s' is not racecheck, synccheck or memcheck\n", tool.c_str());
     return 1;
   }
+  if (!kernels.empty() && (tool.empty() || kernels.front() == ',' || kernels.back() == ',' ||
+                           kernels.find(",,") != std::string::npos)) {
+    std::fprintf(stderr, "--kernels: '%s' needs --tool and non-empty names between commas\n", kernels.c_str());
+    return 1;
+  }
   if (!music3::cuda_device_available()) {
     std::puts("no CUDA device: skipped");
     return 77;
   }
-  if (!tool.empty() && !std::getenv(kUnderSanitizer)) return run_under(tool, rest);
+  if (!tool.empty() && !std::getenv(kUnderSanitizer)) return run_under(tool, kernels, rest);
   int n = static_cast<int>(rest.size());
   testing::InitGoogleTest(&n, rest.data());
   return RUN_ALL_TESTS();
