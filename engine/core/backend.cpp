@@ -1,6 +1,8 @@
 #include "engine/core/backend.h"
 
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 #include "engine/core/cpu_backend.h"
 #ifdef MUSIC3_WITH_CUDA
@@ -28,6 +30,15 @@ void Backend::begin_capture(void*) { throw std::logic_error("backend '" + device
 void* Backend::end_capture(void*) { throw std::logic_error("backend '" + device_type_name(type()) + "' has no graphs"); }
 void Backend::launch_graph(void*, void*) { throw std::logic_error("backend '" + device_type_name(type()) + "' has no graphs"); }
 void Backend::destroy_graph(void*) {}
+void* Backend::alloc_host(size_t bytes) {
+  void* p = std::malloc(bytes ? bytes : 1);
+  if (!p) throw std::runtime_error("host staging: allocation of " + std::to_string(bytes) + " bytes failed");
+  return p;
+}
+void Backend::free_host(void* p) { std::free(p); }
+void Backend::copy_to_host_async(void* dst, const void* src, size_t bytes, void* stream) {
+  copy(dst, src, bytes, CopyKind::DeviceToHost, stream);
+}
 void Backend::mark(void*, void*) {}
 void Backend::wait_mark(void*) {}
 void Backend::delete_mark(void*) {}

@@ -40,6 +40,14 @@ class Backend {
   virtual void launch_graph(void* graph, void* stream);
   virtual void destroy_graph(void* graph);
 
+  // Host memory the device can copy into without a host wait (CUDA: page-locked), and a device-to-host copy
+  // ordered on `stream` that returns before it is done: `dst` is host memory of alloc_host(), read only after the
+  // stream has passed a later mark (wait_mark) or synchronize(). The defaults, for a backend whose copies are done
+  // when the call returns (the CPU), are plain heap memory and copy().
+  virtual void* alloc_host(size_t bytes);
+  virtual void free_host(void* p);
+  virtual void copy_to_host_async(void* dst, const void* src, size_t bytes, void* stream);
+
   // Optional stream marks, so the host can wait for one point of a stream while later work is already queued
   // behind it: new_mark() makes one, mark() places it after the work issued on `stream` so far, wait_mark() blocks
   // until the stream has passed it (a mark never placed has been passed). A backend whose work is done when the
@@ -48,6 +56,22 @@ class Backend {
   virtual void mark(void* m, void* stream);
   virtual void wait_mark(void* m);
   virtual void delete_mark(void* m);
+};
+
+// `bytes` of a backend's alloc_host() memory, released with the object.
+class HostStaging {
+ public:
+  HostStaging(Backend& be, size_t bytes) : be_(be), data_(be.alloc_host(bytes)), bytes_(bytes) {}
+  ~HostStaging() { be_.free_host(data_); }
+  HostStaging(const HostStaging&) = delete;
+  HostStaging& operator=(const HostStaging&) = delete;
+  void* data() const { return data_; }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  Backend& be_;
+  void* data_;
+  size_t bytes_;
 };
 
 // One stream mark of a backend (Backend::new_mark), released with the object.

@@ -67,6 +67,21 @@ class CudaBackend final : public Backend {
                "cudaMemcpyAsync");
     if (kind == CopyKind::DeviceToHost) synchronize(stream);  // the caller reads the host copy next
   }
+  void* alloc_host(size_t bytes) override {
+    void* p = nullptr;
+    check_cuda(cudaMallocHost(&p, bytes ? bytes : 1), ("cudaMallocHost " + std::to_string(bytes) + " bytes").c_str());
+    return p;
+  }
+  void free_host(void* p) override {
+    const cudaError_t st = cudaFreeHost(p);
+    if (st == cudaErrorCudartUnloading) return;  // as free()
+    check_cuda(st, "cudaFreeHost");
+  }
+  void copy_to_host_async(void* dst, const void* src, size_t bytes, void* stream) override {
+    if (!bytes) return;
+    check_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, static_cast<cudaStream_t>(stream)),
+               "cudaMemcpyAsync");
+  }
   void synchronize(void* stream) override {
     check_cuda(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), "cudaStreamSynchronize");
   }

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "engine/core/backend.h"
 #include "engine/models/music3/ar/ar_iteration.h"
 #include "engine/models/music3/lm/lm_ids.h"
 #include "engine/ops/lm_ops.h"
@@ -33,8 +34,10 @@ void run_device_iterations(const ArModels& m, const DeviceFrameArms& arms, const
   const int S = dc.steps(), A = dc.vocab, C = dc.codebooks;
   const float scale = feedback_scale(C);
   std::vector<float> lm_slice;
-  std::vector<bf16> last(static_cast<size_t>(H));  // the frame's LM hidden, conditional row
-  const Tensor last_row{depth.input_last_hidden().data, DType::BF16, {1, H}, q.device};
+  HostStaging last(be, sizeof(bf16) * size_t(H));  // the frame's LM hidden, conditional row
+  // Placed after the frame's read-backs and before the next decode: the host reads the frame while the decode runs,
+  // and issues the next iteration behind it, so the device does not wait for the host between iterations.
+  StreamMark frame_read(be);
   r.device_frame = true;
   for (int64_t it = 0; it <= o.max_frames; ++it) {
     lm.issue_sample(lm_draws_for(o.draws, it, lm_slice), o.ignore_eos);
@@ -49,24 +52,27 @@ void run_device_iterations(const ArModels& m, const DeviceFrameArms& arms, const
             CopyKind::DeviceToDevice, q.stream);
     ops::embedding_gather(q, lm.code_embeddings(), lm.sampled_column(), 0, depth.input_c0());
     depth.issue_frame(uint64_t(it), depth_draws_for(o.draws, it, S, A), nullptr);
+    lm.issue_read_sample();
+    depth.issue_collect();
+    if (it > 0) be.copy_to_host_async(last.data(), depth.input_last_hidden().data, last.bytes(), q.stream);
+    frame_read.place(q.stream);
     if (it < o.max_frames) {  // the last possible iteration never feeds back
       ops::feedback_embedding(q, {lm.code_embeddings(), lm.sampled_column(), depth.audio_embeddings(), depth.codes(),
                                   lm.decode_input(), A, scale});
       lm.issue_decode();
     }
-    const lm::LmSample s = lm.read_sample();  // the iteration's one wait
+    frame_read.wait();  // the iteration's one wait
+    const lm::LmSample s = lm.taken_sample();
     record_sample(r, s);
     if (s.token == lm::kAudioEndId) {
       r.eos = true;
       return;
     }
-    // An emitted frame's LM hidden is read with the depth frame: collect_frame()'s wait covers both.
-    if (it > 0) be.copy(last.data(), last_row.data, last.size() * sizeof(bf16), CopyKind::DeviceToHost, q.stream);
-    const depth::FrameResult fr = depth.collect_frame(nullptr);
+    const depth::FrameResult fr = depth.taken_frame(nullptr);
     r.codes.push_back(s.token - lm::kCodeOffset);
     r.codes.insert(r.codes.end(), fr.codes.begin(), fr.codes.end());
     if (it == 0) continue;  // the warm-up frame: sampled and fed back, never emitted
-    if (emit_frame(r, o, last.data(), H, fr.hidden)) return;
+    if (emit_frame(r, o, static_cast<const bf16*>(last.data()), H, fr.hidden)) return;
   }
 }
 

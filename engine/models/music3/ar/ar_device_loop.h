@@ -8,8 +8,10 @@
 // same bits (tokens, codes, frame hiddens, the non-finite count): per iteration it issues the LM sample
 // (LmDeviceArm::issue_sample), the depth frame with its inputs filled on the device (the LM's last hidden copied,
 // c0's embedding gathered by the sampled column), then, unless this iteration is the last one possible
-// (max_frames), the feedback embedding into the decode's input and the decode step; then it reads the sample and the
-// frame back (the one wait). An iteration that samples <|audio_end|> has issued a depth frame, a feedback and a
+// (max_frames), the feedback embedding into the decode's input and the decode step; the sample's and the frame's
+// read-backs (and the emitted frame's LM hidden) are queued into host staging before the feedback, behind a mark,
+// and the host waits for that mark alone (the one wait): it records the frame while the decode runs and queues the
+// next iteration behind it, so the device never waits for the host between iterations. An iteration that samples <|audio_end|> has issued a depth frame, a feedback and a
 // decode that upstream never runs: their results are discarded (the loop ends there), and the discarded frame's
 // forward calls are counted by the depth arm (they ran) while its frame is not collected. Where the recorded depth
 // draws end, the sample is read first: <|audio_end|> ends the loop, anything else throws "draws_exhausted".

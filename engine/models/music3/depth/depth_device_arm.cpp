@@ -22,7 +22,13 @@ constexpr ops::OpId kOps[] = {ops::OpId::AddRmsNorm, ops::OpId::MatmulBT,       
 std::span<const ops::OpId> DepthDeviceArm::ops() { return kOps; }
 
 DepthDeviceArm::DepthDeviceArm(const DepthWeights& w, const Queue& q, DevicePool& pool, DepthInstruments& ins)
-    : cfg_(w.cfg), q_(q), ins_(ins), held_(q, pool, ins), graph_(q, 2) {
+    : cfg_(w.cfg),
+      q_(q),
+      ins_(ins),
+      held_(q, pool, ins),
+      graph_(q, 2),
+      frame_host_(*q.backend,
+                  sz(cfg_.steps() + 1) * sizeof(int32_t) + sz(2 * cfg_.steps() * cfg_.hidden) * sizeof(bf16)) {
   const int64_t H = cfg_.hidden, I = cfg_.intermediate, V = cfg_.vocab;
   projection_ = held_.stage(w.projection);
   pos_embedding_ = held_.stage(w.pos_embedding);
@@ -176,27 +182,41 @@ void DepthDeviceArm::issue_frame(uint64_t frame, const DrawSource& draws, const 
 }
 
 FrameResult DepthDeviceArm::collect_frame(FrameTrace* trace) {
-  const int64_t H = cfg_.hidden, V = cfg_.vocab;
-  const int S = cfg_.steps();
-  Backend& be = *q_.backend;
-  FrameResult r;
-  r.codes.resize(sz(S));
-  r.hidden.resize(sz(S * H));
-  std::vector<bf16> finals(sz(2 * S * H));
-  int32_t nonfinite = 0;
-  be.copy(r.codes.data(), codes_.data, codes_.bytes(), CopyKind::DeviceToHost, q_.stream);
-  be.copy(finals.data(), final_hidden_.data, final_hidden_.bytes(), CopyKind::DeviceToHost, q_.stream);
-  be.copy(&nonfinite, nonfinite_.data, sizeof nonfinite, CopyKind::DeviceToHost, q_.stream);
+  issue_collect();
   if (trace) {
+    const int64_t V = cfg_.vocab;
+    const int S = cfg_.steps();
+    Backend& be = *q_.backend;
     trace->head_logits.resize(sz(2 * S * V));
     trace->guided.resize(sz(S * V));
     be.copy(trace->head_logits.data(), logits_.data, logits_.bytes(), CopyKind::DeviceToHost, q_.stream);
     be.copy(trace->guided.data(), guided_.data, guided_.bytes(), CopyKind::DeviceToHost, q_.stream);
   }
   q_.synchronize();
-  for (int s = 0; s < S; ++s)
-    std::memcpy(r.hidden.data() + sz(s * H), finals.data() + sz(2 * s * H), sz(H) * sizeof(bf16));
-  if (trace) trace->final_hidden = std::move(finals);
+  return taken_frame(trace);
+}
+
+void DepthDeviceArm::issue_collect() {
+  Backend& be = *q_.backend;
+  auto* at = static_cast<unsigned char*>(frame_host_.data());
+  for (const Tensor* t : {&codes_, &nonfinite_, &final_hidden_}) {
+    be.copy_to_host_async(at, t->data, t->bytes(), q_.stream);
+    at += t->bytes();
+  }
+}
+
+FrameResult DepthDeviceArm::taken_frame(FrameTrace* trace) {
+  const int64_t H = cfg_.hidden;
+  const int S = cfg_.steps();
+  const auto* codes = static_cast<const int32_t*>(frame_host_.data());
+  const int32_t nonfinite = codes[S];
+  const auto* finals = reinterpret_cast<const bf16*>(codes + S + 1);
+  FrameResult r;
+  r.codes.assign(codes, codes + S);
+  r.hidden.resize(sz(S * H));
+  for (int s = 0; s < S; ++s)  // the conditional row of each step
+    std::memcpy(r.hidden.data() + sz(s * H), finals + sz(2 * s * H), sz(H) * sizeof(bf16));
+  if (trace) trace->final_hidden.assign(finals, finals + sz(2 * S * H));
   ins_.nonfinite_logits += uint64_t(nonfinite);
   held_.note_pool_stats();
   ++ins_.frames;

@@ -16,6 +16,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/core/backend.h"
 #include "engine/core/device_pool.h"
 #include "engine/core/queue.h"
 #include "engine/models/music3/depth/depth_arm.h"
@@ -37,9 +38,13 @@ class DepthDeviceArm final : public DepthArm {
   // The AR loop's device-resident frame (ar_device_loop.h): run_frame() is its inputs uploaded into
   // input_last_hidden() [2, H] and input_c0() [1, H], then issue_frame() (the frame's work issued on the queue,
   // nothing waited for) and collect_frame() (its codes and hiddens read back: waits). The device path fills the
-  // inputs on the device and reads codes() there before collecting.
+  // inputs on the device, reads codes() there, and collects in two parts: issue_collect() queues the read-back
+  // (codes, hiddens, the non-finite count) into host staging, and taken_frame() reads the staging once the caller
+  // has waited for the queue to pass a later mark (backend.h), so the host need not wait for work queued after it.
   void issue_frame(uint64_t frame, const DrawSource& draws, const int32_t* forced_codes);
   FrameResult collect_frame(FrameTrace* trace);
+  void issue_collect();
+  FrameResult taken_frame(FrameTrace* trace);
   const Tensor& input_last_hidden() const { return in_last_hidden_; }
   const Tensor& input_c0() const { return in_c0_; }
   const Tensor& codes() const { return codes_; }  // i32 [steps]: c1..c_steps of the frame issued last
@@ -72,6 +77,7 @@ class DepthDeviceArm final : public DepthArm {
   Tensor draws_, guided_, codes_, forced_, nonfinite_;
   Tensor kv_k_, kv_v_;
   Tensor arrivals_;  // i32 [1]: the GEMV epilogues' count (ops.h), zero between calls
+  HostStaging frame_host_;  // the read-back: codes i32 [steps], the non-finite count i32, final_hidden bf16
 };
 
 }  // namespace music3::depth

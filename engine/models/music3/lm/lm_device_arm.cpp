@@ -27,7 +27,13 @@ constexpr ops::OpId kOps[] = {ops::OpId::RmsNorm,      ops::OpId::MatmulBT,   op
 std::span<const ops::OpId> LmDeviceArm::ops() { return kOps; }
 
 LmDeviceArm::LmDeviceArm(const LmWeights& w, const Queue& q, DevicePool& pool, runtime::ArmInstruments& ins)
-    : cfg_(w.cfg), q_(q), pool_(pool), ins_(ins), held_(q, pool, ins), head_graph_(q, 1) {
+    : cfg_(w.cfg),
+      q_(q),
+      pool_(pool),
+      ins_(ins),
+      held_(q, pool, ins),
+      head_graph_(q, 1),
+      sample_host_(*q.backend, 2 * sizeof(int32_t)) {
   for (const auto& L : w.layers) {
     Layer d;
     d.in_norm = held_.stage(L.input_norm);
@@ -258,9 +264,18 @@ void LmDeviceArm::issue_sample(const LmDraws& draws, bool mask) {
 }
 
 LmSample LmDeviceArm::read_sample() {
-  q_.backend->copy(sample_host_, sample_.data, sample_.bytes(), CopyKind::DeviceToHost, q_.stream);
+  issue_read_sample();
   q_.synchronize();
-  return {column_id(sample_host_[0]), static_cast<uint32_t>(sample_host_[1])};
+  return taken_sample();
+}
+
+void LmDeviceArm::issue_read_sample() {
+  q_.backend->copy_to_host_async(sample_host_.data(), sample_.data, sample_.bytes(), q_.stream);
+}
+
+LmSample LmDeviceArm::taken_sample() const {
+  const auto* s = static_cast<const int32_t*>(sample_host_.data());
+  return {column_id(s[0]), static_cast<uint32_t>(s[1])};
 }
 
 }  // namespace music3::lm

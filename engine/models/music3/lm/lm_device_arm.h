@@ -25,6 +25,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/core/backend.h"
 #include "engine/core/device_pool.h"
 #include "engine/core/queue.h"
 #include "engine/models/music3/lm/lm_arm.h"
@@ -47,12 +48,16 @@ class LmDeviceArm final : public LmArm {
   LmSample sample_last(const LmDraws& draws, bool mask_eos) override;
   // The AR loop's device-resident frame (ar_device_loop.h), each call issuing work on the queue without waiting:
   // issue_sample() is sample_last()'s head and lm_sample op into sampled_column() (needs an lm_sample provider on
-  // the device), read_sample() reads that sample back (waits); issue_decode() is decode() of decode_input()'s rows,
+  // the device), read_sample() reads that sample back (waits), or in two parts: issue_read_sample() queues its copy
+  // into host staging and taken_sample() reads the staging once the caller has waited for the queue to pass a later
+  // mark (backend.h); issue_decode() is decode() of decode_input()'s rows,
   // with nothing read back. code_embeddings() is embed_tokens' rows 151674 .. 168058, staged once: row c is sliced
   // column c's embedding (lm_ids.h), row 0 a filler for <|audio_end|>'s column, which is never fed back; empty
   // (data null) for weights without an embedding table of at least 168,059 rows.
   void issue_sample(const LmDraws& draws, bool mask_eos);
   LmSample read_sample();
+  void issue_read_sample();
+  LmSample taken_sample() const;
   void issue_decode();
   Tensor sampled_column() const;
   Tensor last_rows() const;  // [2, H]: the last position's final-normed hidden (conditional, CFG)
@@ -96,7 +101,7 @@ class LmDeviceArm final : public LmArm {
   int pos_ = 0, capacity_ = 0;
   int last_row_ = -1;     // fin_'s row of the last position's conditional row (the CFG row follows it)
   int32_t pos_host_ = 0;  // the source of the position's upload
-  int32_t sample_host_[2] = {0, 0};  // column, non-finite count: read_sample()'s destination
+  HostStaging sample_host_;  // i32 [2], column and non-finite count: the sample's read-back
 };
 
 }  // namespace music3::lm
