@@ -100,16 +100,11 @@ void gqa_attention(const Queue& q, const GqaAttentionArgs& a) {
   check_dim(op, "scratch", a.scratch, 2, dim + 2, "D + 2");
   if (a.qkv.shape[0] / batch > a.k_cache.shape[1])
     fail_scalar(op, "qkv", "holds more tokens than the cache has positions: " + a.qkv.describe());
-  if (a.arrivals.data) {
-    check_tensor(op, "arrivals", a.arrivals, DType::I32, 1, q);
-    check_dim(op, "arrivals", a.arrivals, 0, batch * a.kv_heads, "B * kv_heads");
-  }
-  std::vector<std::pair<const char*, const Tensor*>> all = {
+  const std::pair<const char*, const Tensor*> all[] = {
       {"qkv", &a.qkv}, {"k_cache", &a.k_cache}, {"v_cache", &a.v_cache}, {"pos", &a.pos}, {"out", &a.out},
       {"scratch", &a.scratch}};
-  if (a.arrivals.data) all.emplace_back("arrivals", &a.arrivals);
-  for (size_t i = 0; i < all.size(); ++i)
-    for (size_t j = i + 1; j < all.size(); ++j)
+  for (size_t i = 0; i < std::size(all); ++i)
+    for (size_t j = i + 1; j < std::size(all); ++j)
       check_disjoint(op, all[j].first, *all[j].second, all[i].first, *all[i].second);
   if (!std::isfinite(a.scale)) fail_scalar(op, "scale", "must be finite, got " + std::to_string(a.scale));
   run(OpId::GqaAttention, q, &a);

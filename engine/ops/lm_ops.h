@@ -69,8 +69,6 @@ struct GqaAttentionArgs {
   Tensor scratch;  // f32 [B * heads, gqa_chunks(Tmax), D + 2]: any contents, left as garbage
   int heads, kv_heads;
   float scale;
-  Tensor arrivals{};  // optional i32 [B * kv_heads], zero before the first call and left zero by every call: a
-                      // provider that combines the chunks in the block that finishes a K/V head last counts them here
 };
 
 struct LmSampleArgs {

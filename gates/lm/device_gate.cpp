@@ -108,15 +108,14 @@ TEST(LmDevice, DeclaredOpsAreTheOpsThatRan) {
 }
 
 // The decode step's opt-in launch savers (ctest twin gate_lm_device_cuda_fused: the q|k|v projection's fused
-// qk_norm_rope, the o and down projections' fused add_rms_norm and the one-pass decode attention) take the decode steps of the geometry with the real head width and
-// group, so the band above covers their kernels there; a provider that is not enabled takes nothing.
+// qk_norm_rope, the o and down projections' fused add_rms_norm) take the decode steps of the geometry with the real
+// head width and group, so the band above covers their kernels there; a provider that is not enabled takes nothing.
 TEST(LmDevice, OptInLaunchSaversReachedAtTheRealHeadWidth) {
   const LmCase c{"gqa128", 1};
   const LmGolden g = read_lm_golden(c);
   ops::registry().reset_usage();
   run_lm_case(c, g, gate_queue(), {runtime::ArmRequest::Device});
-  for (const std::string name :
-       {"cuda.matmul_bt.gemv.norm_rope", "cuda.matmul_bt.gemv.add_norm", "cuda.gqa_attention.fixed.one_pass"}) {
+  for (const std::string name : {"cuda.matmul_bt.gemv.norm_rope", "cuda.matmul_bt.gemv.add_norm"}) {
     uint64_t calls = 0;
     for (const auto& u : ops::registry().usage())
       if (u.name == name) calls = u.calls;

@@ -6,10 +6,7 @@
 // T - 1 and every other cache row untouched (rows past the prefix poisoned with NaN, so
 // reading one shows), a decode at a long prefix (144 chunks), and a decode at a head width off the
 // 8-value grid; thread-count invariance (CPU); a position past the cache refused (CPU); on CUDA, the
-// LM geometry's decode taken by cuda.gqa_attention.fixed where enabled; with an arrivals count (the one-pass
-// combine, cuda.gqa_attention.fixed.one_pass where enabled: twin op_gqa_attention_cuda_one_pass), three calls in a
-// row each give the two-phase call's bits and leave the count zero, at 1 to 145 chunks, and a call of 513 chunks is
-// declined to the two phases.
+// LM geometry's decode taken by cuda.gqa_attention.fixed where enabled.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -113,10 +110,7 @@ struct Result {
   std::vector<bf16> out, k, v;
 };
 
-// The call `repeats` times (the same decode: the K/V store rewrites the same row), with an arrivals count when
-// `arrivals` is given (zeroed first, downloaded into it after the last call); the last call's result.
-Result run(const Queue& q, const Inputs& in, const Case& c, std::vector<int32_t>* arrivals = nullptr,
-           std::vector<std::vector<bf16>>* outs = nullptr, int repeats = 1) {
+Result run(const Queue& q, const Inputs& in, const Case& c) {
   DeviceArray qkv(q, DType::BF16, {c.tokens * c.batch, c.row_width()});
   DeviceArray kb(q, DType::BF16, {c.batch, c.tmax, c.kv_width()}), vb(q, DType::BF16, {c.batch, c.tmax, c.kv_width()});
   DeviceArray pos(q, DType::I32, {1}), ob(q, DType::BF16, {c.tokens * c.batch, c.heads * c.dim});
@@ -137,17 +131,7 @@ Result run(const Queue& q, const Inputs& in, const Case& c, std::vector<int32_t>
   a.heads = int(c.heads);
   a.kv_heads = int(c.kv_heads);
   a.scale = c.scale;
-  DeviceArray count(q, DType::I32, {c.batch * c.kv_heads});
-  if (arrivals) {
-    count.upload(std::vector<int32_t>(size_t(c.batch * c.kv_heads), 0));
-    a.arrivals = count;
-  }
-  for (int i = 0; i < repeats; ++i) {
-    ob.poison();
-    ops::gqa_attention(q, a);
-    if (outs) outs->push_back(ob.download<bf16>());
-  }
-  if (arrivals) *arrivals = count.download<int32_t>();
+  ops::gqa_attention(q, a);
   return {ob.download<bf16>(), kb.download<bf16>(), vb.download<bf16>()};
 }
 
@@ -212,31 +196,6 @@ TEST(GqaAttention, DecodeWithAHeadWidthOffTheVectorGrid) {
   const Case c{1, 2, 8, 2, 36, 50, 44, 0.4f};
   const Inputs in = make_inputs(c, 90);
   expect_close(run(provider_queue(0), in, c), in, c, "decode D 36");
-}
-
-// The LM's decode with an arrivals count against the same call without one, bit for bit: where the one-pass provider
-// is enabled it takes the calls of at most 512 chunks (its combine in the last chunk block) and the plain call runs
-// cuda.gqa_attention.fixed's two phases; elsewhere the count is unused and stays zero.
-TEST(GqaAttention, OnePassCombineGivesTheTwoPhaseBits) {
-  const char* one_pass = "cuda.gqa_attention.fixed.one_pass";
-  const float scale = 1.0f / std::sqrt(128.0f);
-  const Case cases[] = {{1, 2, 8, 2, 128, 300, 0, scale},     {1, 2, 8, 2, 128, 300, 31, scale},
-                        {1, 2, 8, 2, 128, 300, 37, scale},    {1, 2, 8, 2, 128, 300, 299, scale},
-                        {1, 2, 8, 2, 128, 4640, 4600, scale}, {1, 2, 8, 2, 128, 16416, 16400, scale}};
-  for (const Case& c : cases) {
-    const std::string what = "decode pos " + std::to_string(c.pos) + " of " + std::to_string(c.tmax);
-    const Inputs in = make_inputs(c, 200 + uint64_t(c.pos));
-    const Result two_phase = run(provider_queue(0), in, c);
-    const OptInCalls fused(one_pass);
-    std::vector<int32_t> arrivals;
-    std::vector<std::vector<bf16>> outs;
-    const Result got = run(provider_queue(0), in, c, &arrivals, &outs, 3);
-    for (size_t i = 0; i < outs.size(); ++i) EXPECT_EQ(bits(outs[i]), bits(two_phase.out)) << what << " call " << i + 1;
-    EXPECT_EQ(bits(got.k), bits(two_phase.k)) << what << ": K cache";
-    EXPECT_EQ(bits(got.v), bits(two_phase.v)) << what << ": V cache";
-    for (size_t i = 0; i < arrivals.size(); ++i) EXPECT_EQ(arrivals[i], 0) << what << ": arrivals[" << i << "]";
-    fused.expect_took(ops::gqa_chunks(c.tmax) <= 512 ? 3 : 0, what);
-  }
 }
 
 TEST(GqaAttention, ThreadsAndPositionsPastTheCache) {

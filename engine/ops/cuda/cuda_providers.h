@@ -58,8 +58,6 @@ void tanh_cuda(const Queue& q, const void* args);
 void gqa_attention_cuda(const Queue& q, const void* args);
 void gqa_attention_fixed_cuda(const Queue& q, const void* args);
 bool gqa_attention_fixed_supports(const void* args);  // decode steps at D 128, G 4 (gqa_attention_fixed.cu)
-void gqa_attention_one_pass_cuda(const Queue& q, const void* args);
-bool gqa_attention_one_pass_supports(const void* args);  // the fixed ones with an arrivals count, <= 512 chunks
 void layer_norm_cuda(const Queue& q, const void* args);
 void layer_norm_pipelined_cuda(const Queue& q, const void* args);
 bool layer_norm_pipelined_supports(const void* args);  // widths % 8 up to 2048, 16-byte aligned (the warp kernel's)

@@ -14,11 +14,6 @@
 // It takes decode calls (one token per row) with dim == D and heads / kv_heads == G whose caches and qkv are
 // 16-byte aligned, qkv rows a multiple of 8 values, and every cache and scratch offset below 2^31; the rest go to
 // cuda.gqa_attention (and all of them with MUSIC3_DISABLE_PROVIDERS=cuda.gqa_attention.fixed).
-// cuda.gqa_attention.fixed.one_pass (opt-in; calls with an arrivals count and at most 512 chunks): the same chunk
-// kernel, and the combine run by the chunk block of each (row, K/V head) that arrives last (last_arrival.cuh) for the
-// G query heads it serves, with the combine kernel's arithmetic (the same order of every sum, so the same bits), its
-// per-chunk weights and sums staged in the chunk's K/V staging memory: one launch, no kernel boundary between the
-// two phases.
 #include <cstdint>
 
 #include "engine/core/bf16.h"
@@ -26,7 +21,6 @@
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/gqa_chunk_softmax.cuh"
-#include "engine/ops/cuda/last_arrival.cuh"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/pdl.cuh"
 #include "engine/ops/cuda/warp_sum_transposed.cuh"
@@ -42,17 +36,10 @@ struct Geometry {
   int batch, heads, kv_heads, tmax, row_width, q_width, kv_width, chunks;
 };
 
-constexpr int kMaxOnePassChunks = 512;  // the one-pass combine's weights and sums fill the K/V staging (16 KiB)
-
 template <int D, int G>
-__device__ void combine_if_last(const float* scratch, int* arrivals, bf16* out, const Geometry& g, int b, int kvh,
-                                int length, float* stage);
-
-// kOnePass: the combine too, by the last block of each (row, K/V head) (arrivals, out); otherwise both are unused.
-template <int D, int G, bool kOnePass>
 __global__ void __launch_bounds__(kThreads)
     decode_chunk_kernel(const bf16* qkv, bf16* k_cache, bf16* v_cache, const int32_t* pos,
-                        float* __restrict__ scratch, Geometry g, float scale, int* arrivals, bf16* out) {
+                        float* __restrict__ scratch, Geometry g, float scale) {
   static_assert(D % 32 == 0 && (G & (G - 1)) == 0 && G <= kWarps && G * D % kThreads == 0 && kGqaChunk == 32,
                 "a warp per head in the softmax, a lane per position, whole heads per thread in P.V");
   constexpr int kPieces = D / 8;  // 16-byte pieces of a head row
@@ -130,72 +117,6 @@ __global__ void __launch_bounds__(kThreads)
     rec[2 + d] = acc[j];
     if (d == 0) rec[0] = chunk_max[h], rec[1] = chunk_sum[h];
   }
-  if constexpr (kOnePass)
-    combine_if_last<D, G>(scratch, arrivals, out, g, b, kvh, length, reinterpret_cast<float*>(&staged[0][0][0]));
-}
-
-// decode_combine_kernel's arithmetic (below) for the G query heads of K/V head kvh of row b, in the block that
-// arrives last of the chunk blocks of (b, kvh): thread t forms output d = t % D of heads kHeadStride-apart from
-// t / D, as the chunk's P.V does. Per head: M = max m_c (fmaxf: any order gives the same value), w_c = expf(m_c - M)
-// and l_c staged at stage[(2 j) used + c] and stage[(2 j + 1) used + c], acc_d = sum w_c acc_c,d (fused, increasing
-// c), L = sum w_c l_c (a multiply, then an add, increasing c) by the head's thread d = 0, out_d = bf16(acc_d * (1/L)).
-// The records are read at L2 (load_produced_f32): other blocks of this grid wrote them.
-template <int D, int G>
-__device__ void combine_if_last(const float* scratch, int* arrivals, bf16* out, const Geometry& g, int b, int kvh,
-                                int length, float* stage) {
-  constexpr int kHeadStride = kThreads / D, kHeadsPerThread = G * D / kThreads, kGroupWarps = D / 32;
-  __shared__ float warp_max[kWarps][kHeadsPerThread];
-  __shared__ float total[G];
-  const int used = (length + kGqaChunk - 1) / kGqaChunk;
-  if (!arrive_last(arrivals + b * g.kv_heads + kvh, used)) return;
-  const int d = threadIdx.x % D, h0 = threadIdx.x / D, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const float* recs[kHeadsPerThread];
-  float m[kHeadsPerThread];
-#pragma unroll
-  for (int j = 0; j < kHeadsPerThread; ++j) {
-    recs[j] = scratch + (b * g.heads + kvh * G + h0 + j * kHeadStride) * g.chunks * (D + 2);
-    m[j] = -INFINITY;
-    for (int c = d; c < used; c += D) m[j] = fmaxf(m[j], load_produced_f32(recs[j] + c * (D + 2)));
-    m[j] = warp_reduce(m[j], MaxOp{});
-    if (lane == 0) warp_max[warp][j] = m[j];
-  }
-  __syncthreads();
-#pragma unroll
-  for (int j = 0; j < kHeadsPerThread; ++j) {
-    const int w0 = warp / kGroupWarps * kGroupWarps, head = h0 + j * kHeadStride;
-    m[j] = warp_max[w0][j];
-    for (int w = 1; w < kGroupWarps; ++w) m[j] = fmaxf(m[j], warp_max[w0 + w][j]);
-    for (int c = d; c < used; c += D) {
-      stage[2 * head * used + c] = expf(load_produced_f32(recs[j] + c * (D + 2)) - m[j]);
-      stage[(2 * head + 1) * used + c] = load_produced_f32(recs[j] + c * (D + 2) + 1);
-    }
-  }
-  __syncthreads();
-  float acc[kHeadsPerThread];
-#pragma unroll
-  for (int j = 0; j < kHeadsPerThread; ++j) acc[j] = 0.0f;
-#pragma unroll 8
-  for (int c = 0; c < used; ++c)
-#pragma unroll
-    for (int j = 0; j < kHeadsPerThread; ++j)
-      acc[j] = __fmaf_rn(stage[2 * (h0 + j * kHeadStride) * used + c], load_produced_f32(recs[j] + c * (D + 2) + 2 + d),
-                         acc[j]);
-  if (d == 0)
-#pragma unroll
-    for (int j = 0; j < kHeadsPerThread; ++j) {
-      const int head = h0 + j * kHeadStride;
-      float l = 0.0f;
-      const float* w = stage + 2 * head * used;
-      const float* l_c = w + used;
-      for (int c = 0; c < used; ++c) l = __fadd_rn(l, __fmul_rn(w[c], l_c[c]));
-      total[head] = l;
-    }
-  __syncthreads();
-#pragma unroll
-  for (int j = 0; j < kHeadsPerThread; ++j) {
-    const int head = h0 + j * kHeadStride;
-    out[(b * g.heads + kvh * G + head) * D + d] = to_bf16(__fmul_rn(acc[j], 1.0f / total[head]));
-  }
 }
 
 // One block of D threads per (row b, query head): M = max m_c, w_c = expf(m_c - M), acc_d = sum w_c acc_c,d
@@ -255,32 +176,17 @@ bool gqa_attention_fixed_supports(const void* args) {
          batch * a.heads * gqa_chunks(tmax) * (kD + 2) < INT32_MAX;
 }
 
-bool gqa_attention_one_pass_supports(const void* args) {
-  const auto& a = *static_cast<const GqaAttentionArgs*>(args);
-  return a.arrivals.data && gqa_chunks(a.k_cache.shape[1]) <= kMaxOnePassChunks && gqa_attention_fixed_supports(args);
-}
-
 void gqa_attention_fixed_cuda(const Queue& q, const void* args) {
   const auto& a = *static_cast<const GqaAttentionArgs*>(args);
   const Geometry g = geometry_of(a);
   const cudaStream_t s = stream_of(q);
   const int32_t* pos = a.pos.as<const int32_t>();
-  launch_pdl("gqa_attention (fixed decode chunks)", decode_chunk_kernel<kD, kG, false>,
+  launch_pdl("gqa_attention (fixed decode chunks)", decode_chunk_kernel<kD, kG>,
              dim3(static_cast<unsigned>(g.batch * g.kv_heads), static_cast<unsigned>(g.chunks)), dim3(kThreads), 0, s,
-             a.qkv.as<const bf16>(), a.k_cache.as<bf16>(), a.v_cache.as<bf16>(), pos, a.scratch.as<float>(), g, a.scale,
-             static_cast<int*>(nullptr), static_cast<bf16*>(nullptr));
+             a.qkv.as<const bf16>(), a.k_cache.as<bf16>(), a.v_cache.as<bf16>(), pos, a.scratch.as<float>(), g, a.scale);
   launch_pdl("gqa_attention (fixed decode combine)", decode_combine_kernel<kD>,
              dim3(static_cast<unsigned>(g.batch * g.heads)), dim3(kD), 2 * static_cast<size_t>(g.chunks) * sizeof(float),
              s, a.scratch.as<const float>(), pos, a.out.as<bf16>(), g);
-}
-
-void gqa_attention_one_pass_cuda(const Queue& q, const void* args) {
-  const auto& a = *static_cast<const GqaAttentionArgs*>(args);
-  const Geometry g = geometry_of(a);
-  launch_pdl("gqa_attention (fixed decode, one pass)", decode_chunk_kernel<kD, kG, true>,
-             dim3(static_cast<unsigned>(g.batch * g.kv_heads), static_cast<unsigned>(g.chunks)), dim3(kThreads), 0,
-             stream_of(q), a.qkv.as<const bf16>(), a.k_cache.as<bf16>(), a.v_cache.as<bf16>(),
-             a.pos.as<const int32_t>(), a.scratch.as<float>(), g, a.scale, a.arrivals.as<int>(), a.out.as<bf16>());
 }
 
 }  // namespace music3::ops

@@ -1,5 +1,5 @@
-// The last-arriver election of a kernel's tail work (the GEMV's qk_norm_rope epilogue, qk_norm_rope_tail.cuh; the
-// decode attention's fused combine, gqa_attention_fixed.cu): work that needs the outputs of several blocks of the
+// The last-arriver election of a kernel's tail work (the GEMV's epilogues, qk_norm_rope_tail.cuh and
+// add_rms_norm_tail.cuh): work that needs the outputs of several blocks of the
 // same grid is done by the block that finishes last among them, instead of by a kernel after a grid-wide boundary.
 // arrive_last(count, expected) is block-collective (every thread calls it, and every thread gets the answer): it
 // fences the block's earlier global writes (device scope), counts one arrival at *count, and answers whether this

@@ -46,16 +46,11 @@ __device__ __forceinline__ uint4 load_produced16(const void* p) {
   return v;
 }
 
-// 2 and 4 bytes likewise: also what other blocks of the same kernel wrote, read by the block that arrived last
+// 2 bytes likewise: also what other blocks of the same kernel wrote, read by the block that arrived last
 // (last_arrival.cuh).
 __device__ __forceinline__ unsigned short load_produced2(const void* p) {
   unsigned short v;
   asm volatile("ld.global.cg.u16 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ float load_produced_f32(const float* p) {
-  float v;
-  asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
   return v;
 }
 

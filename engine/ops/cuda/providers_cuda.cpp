@@ -81,10 +81,6 @@ void register_cuda_providers(OpRegistry& r) {
   // its bits; MUSIC3_DISABLE_PROVIDERS=cuda.gqa_attention.fixed gives those calls back to it.
   r.add({"cuda.gqa_attention.fixed", OpId::GqaAttention, DeviceType::CUDA, 1, gqa_attention_fixed_cuda,
          gqa_attention_fixed_supports});
-  // The same decode step in one launch: the combine in the chunk block that finishes a K/V head last (its bits).
-  // Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.gqa_attention.fixed.one_pass) until the H200 has gated and timed it.
-  r.add({"cuda.gqa_attention.fixed.one_pass", OpId::GqaAttention, DeviceType::CUDA, 2, gqa_attention_one_pass_cuda,
-         gqa_attention_one_pass_supports, /*opt_in=*/true});
   r.add({"cuda.layer_norm", OpId::LayerNorm, DeviceType::CUDA, 0, layer_norm_cuda});
   // The warp kernel's rows with persistent warps that load the next row while they finish this one: its arithmetic,
   // so its bits. Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.layer_norm.pipelined) until the H200 has gated and timed it.

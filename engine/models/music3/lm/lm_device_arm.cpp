@@ -103,7 +103,6 @@ void LmDeviceArm::forward(int T) {
     ga.pos = pos_dev_;
     ga.out = attn;
     ga.scratch = scratch_;
-    ga.arrivals = attn_arrivals_;
     ga.heads = cfg_.heads;
     ga.kv_heads = cfg_.kv_heads;
     ga.scale = scale;
@@ -145,12 +144,10 @@ void LmDeviceArm::prefill(const bf16* embeds, int prompt, int capacity, bf16* la
   pos_dev_ = sequence_buffer(DType::I32, {1}, false);
   scratch_ = sequence_buffer(DType::F32, {2 * int64_t(cfg_.heads), ops::gqa_chunks(capacity), D + 2}, false);
   arrivals_ = sequence_buffer(DType::I32, {int64_t(cfg_.heads) + cfg_.kv_heads}, false);
-  attn_arrivals_ = sequence_buffer(DType::I32, {2 * int64_t(cfg_.kv_heads)}, false);
   capacity_ = capacity;
   Backend& be = *q_.backend;
   const std::vector<int32_t> no_arrivals(sz(cfg_.heads + cfg_.kv_heads), 0);  // read before the sync below
   be.copy(arrivals_.data, no_arrivals.data(), arrivals_.bytes(), CopyKind::HostToDevice, q_.stream);
-  be.copy(attn_arrivals_.data, no_arrivals.data(), attn_arrivals_.bytes(), CopyKind::HostToDevice, q_.stream);
   const host::RopeTable rope = host::rope_table(cfg_.rope_theta, cfg_.head_dim, 0, capacity);
   be.copy(cos_.data, rope.cos.data(), cos_.bytes(), CopyKind::HostToDevice, q_.stream);
   be.copy(sin_.data, rope.sin.data(), sin_.bytes(), CopyKind::HostToDevice, q_.stream);
