@@ -91,9 +91,9 @@ Launch fast(const bf16* a, bf16* out, int rows, int64_t n, int64_t k, bool pdl) 
   const gemv::PlainRows src{a, k};
   return [=](const bf16* w, cudaStream_t s) {
     if (pdl) {
-      launch_pdl("probe", kernel, grid, dim3(gemv::kThreads), shared, s, src, w, out, rows, n, k, gemv::NoTail{});
+      launch_pdl("probe", kernel, grid, dim3(gemv::kThreads), shared, s, src, w, out, rows, n, k);
     } else {
-      kernel<<<grid, gemv::kThreads, shared, s>>>(src, w, out, rows, n, k, gemv::NoTail{});
+      kernel<<<grid, gemv::kThreads, shared, s>>>(src, w, out, rows, n, k);
       ok(cudaGetLastError(), "launch");
     }
   };

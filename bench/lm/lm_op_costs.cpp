@@ -25,17 +25,8 @@ OpCost label(const lm::LmConfig& c, int kv, ops::OpId op, const void* args) {
     case OpId::MatmulBT: {
       const auto& p = *static_cast<const ops::MatmulBTArgs*>(args);
       const int64_t m = p.a.shape[0], n = p.b.shape[0], k = p.a.shape[1];
-      double epilogue_bytes = 0;
-      std::string epilogue;
-      if (p.norm_rope) {
-        epilogue = " + qk_norm_rope";
-        epilogue_bytes = tensor_bytes({&p.out, &p.norm_rope->q_norm, &p.norm_rope->k_norm});
-      } else if (p.add_norm) {
-        epilogue = " + add_rms_norm";
-        epilogue_bytes = tensor_bytes({&p.out, &p.add_norm->x, &p.add_norm->w, &p.add_norm->h_out, &p.add_norm->a_out});
-      }
-      return {gemm_role(c, n, k) + epilogue + (m == 2 ? "" : " M " + std::to_string(m)),
-              2.0 * double(m) * double(n) * double(k), tensor_bytes({&p.a, &p.b, &p.out, &p.bias}) + epilogue_bytes};
+      return {gemm_role(c, n, k) + (m == 2 ? "" : " M " + std::to_string(m)),
+              2.0 * double(m) * double(n) * double(k), tensor_bytes({&p.a, &p.b, &p.out, &p.bias})};
     }
     case OpId::RmsNorm: {
       const auto& p = *static_cast<const ops::RmsNormArgs*>(args);

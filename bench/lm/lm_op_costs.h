@@ -2,8 +2,7 @@
 // (lm_device_arm.h) issues for one decode step of both CFG rows plus the sliced head, named by its role, with its
 // FLOPs (GEMMs only) and the bytes it reads and writes (every tensor once; bf16):
 //  - matmul_bt by (N, K) at M = 2: "matmul_bt qkv", "matmul_bt wo", "matmul_bt gate_up", "matmul_bt down",
-//    "matmul_bt head (sliced)"; FLOPs 2 M N K, bytes the weight, the input and the output; a projection with a
-//    fused epilogue (one call) "<role> + qk_norm_rope" or "<role> + add_rms_norm", its bytes the epilogue's too;
+//    "matmul_bt head (sliced)"; FLOPs 2 M N K, bytes the weight, the input and the output;
 //  - "rms_norm" (the first layer's input norm), "add_rms_norm" (the residual adds and the norms after them),
 //    "qk_norm_rope", "silu_and_mul";
 //  - "gqa_attention": the step's query rows against the K/V prefix of `kv` positions per row (bytes: that prefix of

@@ -58,17 +58,13 @@ void check_rope(const char* op, const Tensor& x, const Tensor& cos, const Tensor
 
 }  // namespace
 
-void check_qk_norm_rope(const Queue& q, const QkNormRopeArgs& a) {
+void qk_norm_rope(const Queue& q, const QkNormRopeArgs& a) {
   const char* op = "qk_norm_rope";
   check_head_norm(op, "q_norm", "heads", a.x, a.q_norm, 0, a.heads, a.eps, q);
   check_tensor(op, "k_norm", a.k_norm, DType::BF16, 1, q);
   check_dim(op, "k_norm", a.k_norm, 0, a.q_norm.shape[0], "D of 'q_norm'");
   check_head_norm(op, "k_norm", "kv_heads", a.x, a.k_norm, a.heads, a.kv_heads, a.eps, q);
   check_rope(op, a.x, a.cos, a.sin, a.pos, a.batch, a.q_norm.shape[0], q);
-}
-
-void qk_norm_rope(const Queue& q, const QkNormRopeArgs& a) {
-  check_qk_norm_rope(q, a);
   run(OpId::QkNormRope, q, &a);
 }
 

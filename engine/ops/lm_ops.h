@@ -98,7 +98,5 @@ void gqa_attention(const Queue& q, const GqaAttentionArgs& args);
 void feedback_embedding(const Queue& q, const FeedbackEmbeddingArgs& args);
 void lm_sample(const Queue& q, const LmSampleArgs& args);
 void qk_norm_rope(const Queue& q, const QkNormRopeArgs& args);
-// qk_norm_rope's checks alone, throwing as the entry point does (matmul_bt runs them for its epilogue).
-void check_qk_norm_rope(const Queue& q, const QkNormRopeArgs& args);
 
 }  // namespace music3::ops

@@ -11,7 +11,6 @@
 #include <string>
 #include <utility>
 
-#include "engine/ops/lm_ops.h"  // check_qk_norm_rope: matmul_bt's norm_rope epilogue
 #include "engine/ops/op_checks.h"
 #include "engine/ops/op_observer.h"
 #include "engine/ops/registry.h"
@@ -20,64 +19,6 @@ namespace music3::ops {
 namespace {
 
 void run(OpId op, const Queue& q, const void* args) { dispatch(op, q, args); }
-
-// add_rms_norm's checks (the entry point's, and matmul_bt's for its add_norm epilogue).
-void check_add_rms_norm(const Queue& q, const AddRmsNormArgs& p) {
-  const char* op = "add_rms_norm";
-  const Tensor &x = p.x, &r = p.r, &w = p.w, &h_out = p.h_out, &a_out = p.a_out;
-  const float eps = p.eps;
-  check_tensor(op, "x", x, DType::BF16, 2, q);
-  check_tensor(op, "r", r, DType::BF16, 2, q);
-  check_tensor(op, "w", w, DType::BF16, 1, q);
-  check_tensor(op, "h_out", h_out, DType::BF16, 2, q);
-  check_tensor(op, "a_out", a_out, DType::BF16, 2, q);
-  // h_out is [M,N]; each of x and r is [M,N] or a [1,N] row broadcast over the M rows.
-  const int64_t rows = h_out.shape[0], cols = h_out.shape[1];
-  for (auto [name, t] : {std::pair{"x", &x}, std::pair{"r", &r}}) {
-    check_dim(op, name, *t, 1, cols, "N of 'h_out'");
-    if (t->shape[0] != rows && t->shape[0] != 1)
-      fail_scalar(op, name, "must have " + std::to_string(rows) + " rows or 1 (row broadcast), got " + t->describe());
-  }
-  check_dim(op, "w", w, 0, cols, "N of 'h_out'");
-  check_dim(op, "a_out", a_out, 0, rows, "M of 'h_out'");
-  check_dim(op, "a_out", a_out, 1, cols, "N of 'h_out'");
-  check_disjoint(op, "h_out", h_out, "x", x, /*exact_alias_ok=*/true);
-  check_disjoint(op, "h_out", h_out, "r", r, /*exact_alias_ok=*/true);
-  check_disjoint(op, "h_out", h_out, "w", w);
-  check_disjoint(op, "a_out", a_out, "x", x);
-  check_disjoint(op, "a_out", a_out, "r", r);
-  check_disjoint(op, "a_out", a_out, "w", w);
-  check_disjoint(op, "a_out", a_out, "h_out", h_out);
-  if (!(eps >= 0.0f) || !std::isfinite(eps)) fail_scalar(op, "eps", "must be finite and >= 0, got " + std::to_string(eps));
-}
-
-// matmul_bt's epilogue (ops.h), its product's arguments already checked: one epilogue, no bias, the second op's
-// own checks with 'out' as its input, and the arrivals count's shape.
-void check_matmul_bt_epilogue(const Queue& q, const MatmulBTArgs& p) {
-  const char* op = "matmul_bt";
-  if (p.bias.data) fail_scalar(op, p.norm_rope ? "norm_rope" : "add_norm", "an epilogue with a bias is not an op here");
-  if (p.norm_rope && p.add_norm) fail_scalar(op, "add_norm", "a second epilogue (norm_rope is given)");
-  const auto needs_out = [&](const char* name, const Tensor& t, const char* role) {
-    if (t.data != p.out.data || t.dtype != p.out.dtype || t.shape != p.out.shape)
-      fail_scalar(op, name, std::string("must take 'out' as its ") + role + " (it has " + t.describe() + ", out " +
-                                p.out.describe() + ")");
-  };
-  if (p.norm_rope) {
-    needs_out("norm_rope", p.norm_rope->x, "x");
-    check_qk_norm_rope(q, *p.norm_rope);
-  } else {
-    needs_out("add_norm", p.add_norm->r, "r");
-    check_add_rms_norm(q, *p.add_norm);
-  }
-  if (!p.arrivals.data) return;
-  check_tensor(op, "arrivals", p.arrivals, DType::I32, 1, q);
-  if (p.norm_rope)
-    check_dim(op, "arrivals", p.arrivals, 0, int64_t{p.norm_rope->heads} + p.norm_rope->kv_heads, "heads + kv_heads");
-  else
-    check_dim(op, "arrivals", p.arrivals, 0, 1, "one count");
-  for (auto [name, t] : {std::pair{"a", &p.a}, std::pair{"b", &p.b}, std::pair{"out", &p.out}})
-    check_disjoint(op, "arrivals", p.arrivals, name, *t);
-}
 
 }  // namespace
 
@@ -97,31 +38,22 @@ void rms_norm(const Queue& q, const Tensor& x, const Tensor& w, float eps, const
 }
 
 void matmul_bt(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out, const Tensor& bias) {
-  matmul_bt(q, MatmulBTArgs{a, b, out, bias});
-}
-
-void matmul_bt(const Queue& q, const MatmulBTArgs& p) {
   const char* op = "matmul_bt";
-  check_tensor(op, "a", p.a, DType::BF16, 2, q);
-  check_tensor(op, "b", p.b, DType::BF16, 2, q);
-  check_tensor(op, "out", p.out, DType::BF16, 2, q);
-  check_dim(op, "b", p.b, 1, p.a.shape[1], "K of 'a'");
-  check_dim(op, "out", p.out, 0, p.a.shape[0], "M of 'a'");
-  check_dim(op, "out", p.out, 1, p.b.shape[0], "N of 'b'");
-  check_disjoint(op, "out", p.out, "a", p.a);
-  check_disjoint(op, "out", p.out, "b", p.b);
-  if (p.bias.data) {
-    check_tensor(op, "bias", p.bias, DType::BF16, 1, q);
-    check_dim(op, "bias", p.bias, 0, p.b.shape[0], "N of 'b'");
-    check_disjoint(op, "out", p.out, "bias", p.bias);
+  check_tensor(op, "a", a, DType::BF16, 2, q);
+  check_tensor(op, "b", b, DType::BF16, 2, q);
+  check_tensor(op, "out", out, DType::BF16, 2, q);
+  check_dim(op, "b", b, 1, a.shape[1], "K of 'a'");
+  check_dim(op, "out", out, 0, a.shape[0], "M of 'a'");
+  check_dim(op, "out", out, 1, b.shape[0], "N of 'b'");
+  check_disjoint(op, "out", out, "a", a);
+  check_disjoint(op, "out", out, "b", b);
+  if (bias.data) {
+    check_tensor(op, "bias", bias, DType::BF16, 1, q);
+    check_dim(op, "bias", bias, 0, b.shape[0], "N of 'b'");
+    check_disjoint(op, "out", out, "bias", bias);
   }
-  if (matmul_bt_is_plain(p)) return run(OpId::MatmulBT, q, &p);
-  check_matmul_bt_epilogue(q, p);
-  if (registry().find(OpId::MatmulBT, q.device, &p)) return run(OpId::MatmulBT, q, &p);  // a provider fuses it
-  MatmulBTArgs plain{p.a, p.b, p.out, p.bias};
-  run(OpId::MatmulBT, q, &plain);
-  if (p.norm_rope) return run(OpId::QkNormRope, q, p.norm_rope);  // both checked above
-  run(OpId::AddRmsNorm, q, p.add_norm);
+  MatmulBTArgs args{a, b, out, bias};
+  run(OpId::MatmulBT, q, &args);
 }
 
 void attention_decode(const Queue& q, const Tensor& query, const Tensor& k_cache, const Tensor& v_cache, int length,
@@ -267,8 +199,31 @@ void exp_draws(const Queue& q, uint64_t seed, uint64_t frame, uint32_t step, con
 
 void add_rms_norm(const Queue& q, const Tensor& x, const Tensor& r, const Tensor& w, float eps, const Tensor& h_out,
                   const Tensor& a_out) {
-  const AddRmsNormArgs a{x, r, w, h_out, a_out, eps};
-  check_add_rms_norm(q, a);
+  const char* op = "add_rms_norm";
+  check_tensor(op, "x", x, DType::BF16, 2, q);
+  check_tensor(op, "r", r, DType::BF16, 2, q);
+  check_tensor(op, "w", w, DType::BF16, 1, q);
+  check_tensor(op, "h_out", h_out, DType::BF16, 2, q);
+  check_tensor(op, "a_out", a_out, DType::BF16, 2, q);
+  // h_out is [M,N]; each of x and r is [M,N] or a [1,N] row broadcast over the M rows.
+  const int64_t rows = h_out.shape[0], cols = h_out.shape[1];
+  for (auto [name, t] : {std::pair{"x", &x}, std::pair{"r", &r}}) {
+    check_dim(op, name, *t, 1, cols, "N of 'h_out'");
+    if (t->shape[0] != rows && t->shape[0] != 1)
+      fail_scalar(op, name, "must have " + std::to_string(rows) + " rows or 1 (row broadcast), got " + t->describe());
+  }
+  check_dim(op, "w", w, 0, cols, "N of 'h_out'");
+  check_dim(op, "a_out", a_out, 0, rows, "M of 'h_out'");
+  check_dim(op, "a_out", a_out, 1, cols, "N of 'h_out'");
+  check_disjoint(op, "h_out", h_out, "x", x, /*exact_alias_ok=*/true);
+  check_disjoint(op, "h_out", h_out, "r", r, /*exact_alias_ok=*/true);
+  check_disjoint(op, "h_out", h_out, "w", w);
+  check_disjoint(op, "a_out", a_out, "x", x);
+  check_disjoint(op, "a_out", a_out, "r", r);
+  check_disjoint(op, "a_out", a_out, "w", w);
+  check_disjoint(op, "a_out", a_out, "h_out", h_out);
+  if (!(eps >= 0.0f) || !std::isfinite(eps)) fail_scalar(op, "eps", "must be finite and >= 0, got " + std::to_string(eps));
+  AddRmsNormArgs a{x, r, w, h_out, a_out, eps};
   run(OpId::AddRmsNorm, q, &a);
 }
 

@@ -8,15 +8,7 @@
 // Numerics (the contracts every provider must meet):
 //  rms_norm        out = bf16( bf16(x * rsqrt(mean(f32(x)^2) + eps)) * w )   [diffusers RMSNorm]
 //  matmul_bt       out[M,N] = bf16( sum_k f32(a[m,k]) * f32(b[n,k]) [+ f32(bias[n])] )  f32 accumulation;
-//                  the optional bias [N] joins the f32 sum before the one rounding (torch's addmm).
-//                  Epilogues (optional, at most one, never with a bias), each with the bits of matmul_bt then the op
-//                  it names on the same provider; the entry point issues the two ops when no provider fuses them
-//                  (supports() of every other provider declines an epilogue). `arrivals` (i32, zero before the first
-//                  call, left zero by every call) is a fusing provider's count of finished blocks:
-//                   - norm_rope: qk_norm_rope (lm_ops.h) on out in place, norm_rope->x being out; arrivals
-//                     [heads + kv_heads] (one per normed head);
-//                   - add_norm: add_rms_norm (below) with add_norm->r being out (h_out = x + out, a_out its norm);
-//                     arrivals [1]
+//                  the optional bias [N] joins the f32 sum before the one rounding (torch's addmm)
 //  attention_decode one query row per batch over cache positions [0, length): softmax in f32
 //                  of scale * q.k, P rounded to bf16 before P.V (as flash kernels do), f32
 //                  accumulation, out rounded to bf16. Heads are contiguous slices of width D.
@@ -48,17 +40,10 @@ struct RmsNormArgs {
   Tensor x, w, out;
   float eps;
 };
-struct QkNormRopeArgs;  // lm_ops.h
-struct AddRmsNormArgs;
 struct MatmulBTArgs {
   Tensor a, b, out;
-  Tensor bias;                               // optional [N] (data == nullptr: none)
-  const QkNormRopeArgs* norm_rope = nullptr;  // the optional epilogues (see matmul_bt above)
-  Tensor arrivals{};
-  const AddRmsNormArgs* add_norm = nullptr;
+  Tensor bias;  // optional [N] (data == nullptr: none)
 };
-// No epilogue asked: what a provider that does not fuse one takes.
-inline bool matmul_bt_is_plain(const MatmulBTArgs& a) { return !a.norm_rope && !a.add_norm; }
 struct AttentionDecodeArgs {
   Tensor q, k_cache, v_cache, out;  // q,out [B, nH*D]; caches [B, Tmax, nH*D]
   int length;                       // positions 0..length-1 are attended
@@ -107,7 +92,6 @@ struct ExpDrawsArgs {
 
 void rms_norm(const Queue& q, const Tensor& x, const Tensor& w, float eps, const Tensor& out);
 void matmul_bt(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out, const Tensor& bias = {});
-void matmul_bt(const Queue& q, const MatmulBTArgs& args);
 void attention_decode(const Queue& q, const Tensor& query, const Tensor& k_cache, const Tensor& v_cache,
                       int length, int heads, float scale, const Tensor& out);
 void silu_and_mul(const Queue& q, const Tensor& gate_up, const Tensor& out, bool gate_second = false);

@@ -107,26 +107,6 @@ TEST(LmDevice, DeclaredOpsAreTheOpsThatRan) {
   record("lm.reachability", c.name(), "declared_ops.equal_ran", ran == declared, 1, BoundKind::Lower);
 }
 
-// The decode step's opt-in launch savers (ctest twin gate_lm_device_cuda_fused: the q|k|v projection's fused
-// qk_norm_rope, the o and down projections' fused add_rms_norm) take the decode steps of the geometry with the real
-// head width and group, so the band above covers their kernels there; a provider that is not enabled takes nothing.
-TEST(LmDevice, OptInLaunchSaversReachedAtTheRealHeadWidth) {
-  const LmCase c{"gqa128", 1};
-  const LmGolden g = read_lm_golden(c);
-  ops::registry().reset_usage();
-  run_lm_case(c, g, gate_queue(), {runtime::ArmRequest::Device});
-  for (const std::string name : {"cuda.matmul_bt.gemv.norm_rope", "cuda.matmul_bt.gemv.add_norm"}) {
-    uint64_t calls = 0;
-    for (const auto& u : ops::registry().usage())
-      if (u.name == name) calls = u.calls;
-    const bool enabled = ops::registry().enabled(name);
-    if (enabled) EXPECT_GT(calls, 0u) << name << " is enabled and never ran on " << c.name();
-    else EXPECT_EQ(calls, 0u) << name << " ran while not enabled";
-    record("lm.reachability", c.name(), name + (enabled ? ".calls" : ".calls_disabled"), double(calls),
-           enabled ? 1.0 : 0.0, enabled ? BoundKind::Lower : BoundKind::Upper);
-  }
-}
-
 TEST(LmDevice, ResidentDtypesAndStagingOnce) {
   const LmCase c{"gqa128", 0};
   const LmGolden g = read_lm_golden(c);

@@ -9,7 +9,6 @@ namespace music3::ops {
 
 void rms_norm_cpu(const Queue& q, const void* args);
 void matmul_bt_cpu(const Queue& q, const void* args);
-bool matmul_bt_cpu_supports(const void* args);  // matmul_bt_is_plain: the entry runs an epilogue after it
 void attention_decode_cpu(const Queue& q, const void* args);
 void silu_and_mul_cpu(const Queue& q, const void* args);
 void add_cpu(const Queue& q, const void* args);

@@ -16,8 +16,6 @@
 
 namespace music3::ops {
 
-bool matmul_bt_cpu_supports(const void* args) { return matmul_bt_is_plain(*static_cast<const MatmulBTArgs*>(args)); }
-
 void matmul_bt_cpu(const Queue& q, const void* args) {
   const auto& p = *static_cast<const MatmulBTArgs*>(args);
   const int64_t rows = p.a.shape[0], k = p.a.shape[1], cols = p.b.shape[0];

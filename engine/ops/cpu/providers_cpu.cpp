@@ -6,7 +6,7 @@ namespace music3::ops {
 
 void register_cpu_providers(OpRegistry& r) {
   r.add({"cpu.rms_norm", OpId::RmsNorm, DeviceType::CPU, 0, rms_norm_cpu});
-  r.add({"cpu.matmul_bt", OpId::MatmulBT, DeviceType::CPU, 0, matmul_bt_cpu, matmul_bt_cpu_supports});
+  r.add({"cpu.matmul_bt", OpId::MatmulBT, DeviceType::CPU, 0, matmul_bt_cpu});
   r.add({"cpu.attention_decode", OpId::AttentionDecode, DeviceType::CPU, 0, attention_decode_cpu});
   r.add({"cpu.silu_and_mul", OpId::SiluAndMul, DeviceType::CPU, 0, silu_and_mul_cpu});
   r.add({"cpu.add", OpId::Add, DeviceType::CPU, 0, add_cpu});

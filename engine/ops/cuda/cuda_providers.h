@@ -17,10 +17,6 @@ void matmul_bt_cublas_cuda(const Queue& q, const void* args);
 bool matmul_bt_cublas_supports(const void* args);  // no bias
 void matmul_bt_gemv_packed_cuda(const Queue& q, const void* args);
 bool matmul_bt_gemv_packed_supports(const void* args);  // M <= 2, no bias, K in (10240, 12288], aligned
-void matmul_bt_norm_rope_cuda(const Queue& q, const void* args);
-bool matmul_bt_norm_rope_supports(const void* args);  // the qk_norm_rope epilogue: M <= 2, K <= 12288, D 128, aligned
-void matmul_bt_add_norm_cuda(const Queue& q, const void* args);
-bool matmul_bt_add_norm_supports(const void* args);  // the add_rms_norm epilogue: M <= 2, N <= 4096, K <= 12288
 void attention_decode_cuda(const Queue& q, const void* args);
 void silu_and_mul_cuda(const Queue& q, const void* args);
 void add_cuda(const Queue& q, const void* args);

@@ -20,8 +20,6 @@
 // cost registers; step 2 runs transposed (each shuffle carries a different output) and
 // step 3 through shared memory. Under PDL (pdl.cuh) the first STAGES - 1 tiles are
 // requested before pdl_wait().
-// A tail (Tail::finish<R>, after the block's last tile; NoTail: none) may finish the block's outputs: matmul_bt's
-// epilogues (qk_norm_rope_tail.cuh, add_rms_norm_tail.cuh) are two.
 // Fallback (any K, any alignment): one block per weight row, scalar loads, the same order.
 #pragma once
 #include <cuda_runtime.h>
@@ -66,11 +64,6 @@ struct PlainRows {
   __device__ float element(int m, int64_t i) const { return to_f32(a[m * k + i]); }
 };
 
-struct NoTail {
-  template <int R>
-  __device__ void finish(int64_t, int64_t, int, int, int64_t, bf16*) const {}
-};
-
 // Shared memory of one stage: TILE rows x J chunks x 256 threads x 16 bytes; each thread copies
 // and later reads only its own chunks (slot (r J + j) 256 + tid), so no barrier guards the ring.
 template <int TILE, int J>
@@ -78,10 +71,10 @@ constexpr int kStageBytes = TILE * J * kThreads * 16;
 
 // PACKED: the activations stay in registers as their bf16 chunks (4 registers per chunk instead of 8), unpacked per
 // tile; each product and each sum's order are unchanged, so the bits are (the packed provider, below).
-template <int R, int J, int TILE, int STAGES, bool PACKED, class Src, class Tail = NoTail>
+template <int R, int J, int TILE, int STAGES, bool PACKED, class Src>
 __global__ void __launch_bounds__(kThreads)
     gemv_fast_kernel(Src src, const bf16* __restrict__ w, bf16* __restrict__ out, int rows_total, int64_t n_total,
-                     int64_t k, Tail tail) {
+                     int64_t k) {
   constexpr int V = TILE * R;
   extern __shared__ uint4 ring[];  // [STAGES][TILE][J][kThreads]
   __shared__ float partial[2][kWarps][V];
@@ -190,7 +183,6 @@ __global__ void __launch_bounds__(kThreads)
       if (n0 + r < n_end && m0 + m < rows_total) out[(m0 + m) * n_total + n0 + r] = to_bf16(sum);
     }
   }
-  tail.template finish<R>(n_begin, n_end, m0, rows_total, n_total, out);
 }
 
 template <int R, class Src>
@@ -273,39 +265,39 @@ template <int R, int TILE, int J>
 constexpr int kStages =
     kRingBytes<R, J> / kStageBytes<TILE, J> < 2 ? 2 : kRingBytes<R, J> / kStageBytes<TILE, J>;
 
-// One persistent launch of gemv_fast_kernel<R, J, TILE, STAGES, PACKED, Src, Tail> under PDL.
-template <int R, int J, int TILE, int STAGES, class Src, bool PACKED = false, class Tail = NoTail>
+// One persistent launch of gemv_fast_kernel<R, J, TILE, STAGES, PACKED> under PDL.
+template <int R, int J, int TILE, int STAGES, class Src, bool PACKED = false>
 void launch_fast_kernel(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
-                        cudaStream_t stream, const Tail& tail = {}) {
-  constexpr auto kernel = gemv_fast_kernel<R, J, TILE, STAGES, PACKED, Src, Tail>;
+                        cudaStream_t stream) {
+  constexpr auto kernel = gemv_fast_kernel<R, J, TILE, STAGES, PACKED, Src>;
   constexpr int shared = STAGES * kStageBytes<TILE, J>;
   const int64_t resident = int64_t{multiprocessors()} * resident_blocks<kernel, shared>();
   const dim3 grid(static_cast<unsigned>(std::min(n, resident)), static_cast<unsigned>((rows + R - 1) / R));
-  launch_pdl(op, kernel, grid, dim3(kThreads), shared, stream, src, w, out, rows, n, k, tail);
+  launch_pdl(op, kernel, grid, dim3(kThreads), shared, stream, src, w, out, rows, n, k);
 }
 
-template <int R, int J, class Src, class Tail = NoTail>
+template <int R, int J, class Src>
 void launch_fast(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
-                 cudaStream_t stream, const Tail& tail = {}) {
+                 cudaStream_t stream) {
   constexpr int kTile = kTileRows<R, J>;
-  launch_fast_kernel<R, J, kTile, kStages<R, kTile, J>, Src, false, Tail>(op, src, w, out, rows, n, k, stream, tail);
+  launch_fast_kernel<R, J, kTile, kStages<R, kTile, J>>(op, src, w, out, rows, n, k, stream);
 }
 
 // J = ceil(K / 2048) chunks per lane: up to kMaxJ (K <= kFastMaxK), and up to kMaxJNarrow where R <= 2.
-template <int R, class Src, class Tail = NoTail>
+template <int R, class Src>
 void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
-                   cudaStream_t stream, const Tail& tail = {}) {
+                   cudaStream_t stream) {
   const int64_t j = (k / kChunk + kThreads - 1) / kThreads;
   switch (j) {
-    case 1: return launch_fast<R, 1>(op, src, w, out, rows, n, k, stream, tail);
-    case 2: return launch_fast<R, 2>(op, src, w, out, rows, n, k, stream, tail);
-    case 3: return launch_fast<R, 3>(op, src, w, out, rows, n, k, stream, tail);
-    case 4: return launch_fast<R, 4>(op, src, w, out, rows, n, k, stream, tail);
+    case 1: return launch_fast<R, 1>(op, src, w, out, rows, n, k, stream);
+    case 2: return launch_fast<R, 2>(op, src, w, out, rows, n, k, stream);
+    case 3: return launch_fast<R, 3>(op, src, w, out, rows, n, k, stream);
+    case 4: return launch_fast<R, 4>(op, src, w, out, rows, n, k, stream);
     default: break;
   }
   if constexpr (R <= 2) {
-    if (j == 5) return launch_fast<R, 5>(op, src, w, out, rows, n, k, stream, tail);
-    return launch_fast<R, 6>(op, src, w, out, rows, n, k, stream, tail);
+    if (j == 5) return launch_fast<R, 5>(op, src, w, out, rows, n, k, stream);
+    return launch_fast<R, 6>(op, src, w, out, rows, n, k, stream);
   }
 }
 
@@ -314,13 +306,12 @@ void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int
 // (4 stages, 3 in flight): the same bytes in flight per multiprocessor as the lone block's (provider
 // cuda.matmul_bt.gemv.packed; on the H200 the LM step 4.28 -> 4.20 ms at K/V 300, reports/bench/lm/GAP.md).
 constexpr int64_t kPackedMinK = int64_t{5} * kWarps * 32 * kChunk;  // J = 6: K in (10240, 12288]
-template <class Src, class Tail = NoTail>
+template <class Src>
 void gemv_bt_packed(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
-                    cudaStream_t stream, const Tail& tail = {}) {
+                    cudaStream_t stream) {
   constexpr int kTile = 1, kStagesPacked = 4;
-  if (rows == 1)
-    return launch_fast_kernel<1, 6, kTile, kStagesPacked, Src, true, Tail>(op, src, w, out, rows, n, k, stream, tail);
-  launch_fast_kernel<2, 6, kTile, kStagesPacked, Src, true, Tail>(op, src, w, out, rows, n, k, stream, tail);
+  if (rows == 1) return launch_fast_kernel<1, 6, kTile, kStagesPacked, Src, true>(op, src, w, out, rows, n, k, stream);
+  launch_fast_kernel<2, 6, kTile, kStagesPacked, Src, true>(op, src, w, out, rows, n, k, stream);
 }
 
 template <int R, class Src>

@@ -51,13 +51,13 @@ void gemm_cublas(const MatmulBTArgs& p, cudaStream_t stream) {
 
 bool matmul_bt_gemv_supports(const void* args) {
   const auto& p = *static_cast<const MatmulBTArgs*>(args);
-  return matmul_bt_is_plain(p) && p.a.shape[0] <= kMaxGemvRows && !p.bias.data;
+  return p.a.shape[0] <= kMaxGemvRows && !p.bias.data;
 }
 
 bool matmul_bt_gemv_packed_supports(const void* args) {
   const auto& p = *static_cast<const MatmulBTArgs*>(args);
   const int64_t k = p.a.shape[1];
-  return matmul_bt_is_plain(p) && p.a.shape[0] <= 2 && !p.bias.data && k % gemv::kChunk == 0 && k > gemv::kPackedMinK &&
+  return p.a.shape[0] <= 2 && !p.bias.data && k % gemv::kChunk == 0 && k > gemv::kPackedMinK &&
          k <= gemv::kFastMaxKNarrow && aligned16(p.a.data) && aligned16(p.b.data);
 }
 
@@ -68,10 +68,7 @@ void matmul_bt_gemv_packed_cuda(const Queue& q, const void* args) {
                        p.out.as<bf16>(), static_cast<int>(p.a.shape[0]), p.b.shape[0], k, stream_of(q));
 }
 
-bool matmul_bt_cublas_supports(const void* args) {
-  const auto& p = *static_cast<const MatmulBTArgs*>(args);
-  return matmul_bt_is_plain(p) && !p.bias.data;
-}
+bool matmul_bt_cublas_supports(const void* args) { return !static_cast<const MatmulBTArgs*>(args)->bias.data; }
 
 void matmul_bt_gemv_cuda(const Queue& q, const void* args) {
   matmul_gemv(*static_cast<const MatmulBTArgs*>(args), stream_of(q));

@@ -13,10 +13,7 @@
 
 namespace music3::ops {
 
-bool matmul_bt_cublaslt_supports(const void* args) {
-  const auto& p = *static_cast<const MatmulBTArgs*>(args);
-  return matmul_bt_is_plain(p) && p.bias.data;
-}
+bool matmul_bt_cublaslt_supports(const void* args) { return static_cast<const MatmulBTArgs*>(args)->bias.data; }
 
 void matmul_bt_cublaslt_cuda(const Queue& q, const void* args) {
   const auto& p = *static_cast<const MatmulBTArgs*>(args);

@@ -147,7 +147,7 @@ bool matmul_bt_tuned_supports(const void* args) {
   const auto& p = *static_cast<const MatmulBTArgs*>(args);
   for (const void* ptr : {p.a.data, p.b.data, p.out.data})
     if (alignment_bytes(ptr) < kMinAlignment) return false;
-  return matmul_bt_is_plain(p) && p.a.shape[0] >= kMinRows && (!p.bias.data || alignment_bytes(p.bias.data) >= kMinAlignment);
+  return p.a.shape[0] >= kMinRows && (!p.bias.data || alignment_bytes(p.bias.data) >= kMinAlignment);
 }
 
 void matmul_bt_tuned_cuda(const Queue& q, const void* args) {

@@ -46,14 +46,6 @@ __device__ __forceinline__ uint4 load_produced16(const void* p) {
   return v;
 }
 
-// 2 bytes likewise: also what other blocks of the same kernel wrote, read by the block that arrived last
-// (last_arrival.cuh).
-__device__ __forceinline__ unsigned short load_produced2(const void* p) {
-  unsigned short v;
-  asm volatile("ld.global.cg.u16 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
-  return v;
-}
-
 template <class... Params, class... Args>
 void launch_pdl(const char* op, void (*kernel)(Params...), dim3 grid, dim3 block, size_t shared_bytes,
                 cudaStream_t stream, Args&&... args) {

@@ -12,14 +12,6 @@ void register_cuda_providers(OpRegistry& r) {
   // instead of one: the same bits; MUSIC3_DISABLE_PROVIDERS=cuda.matmul_bt.gemv.packed gives it back to the lone block.
   r.add({"cuda.matmul_bt.gemv.packed", OpId::MatmulBT, DeviceType::CUDA, 4, matmul_bt_gemv_packed_cuda,
          matmul_bt_gemv_packed_supports});
-  // matmul_bt with its qk_norm_rope epilogue in the GEMV's tail (the LM's q|k|v projection): the two kernels' bits in
-  // one launch. Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.matmul_bt.gemv.norm_rope) until the H200 has gated and timed it.
-  r.add({"cuda.matmul_bt.gemv.norm_rope", OpId::MatmulBT, DeviceType::CUDA, 5, matmul_bt_norm_rope_cuda,
-         matmul_bt_norm_rope_supports, /*opt_in=*/true});
-  // matmul_bt with its add_rms_norm epilogue in the GEMV's tail (the LM's o and down projections), likewise.
-  // Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.matmul_bt.gemv.add_norm) until the H200 has gated and timed it.
-  r.add({"cuda.matmul_bt.gemv.add_norm", OpId::MatmulBT, DeviceType::CUDA, 6, matmul_bt_add_norm_cuda,
-         matmul_bt_add_norm_supports, /*opt_in=*/true});
   r.add({"cuda.matmul_bt.cublas", OpId::MatmulBT, DeviceType::CUDA, 0, matmul_bt_cublas_cuda, matmul_bt_cublas_supports});
   // A bias (the addmm form): cuBLASLt with the bias epilogue, one rounding.
   r.add({"cuda.matmul_bt.cublaslt", OpId::MatmulBT, DeviceType::CUDA, 2, matmul_bt_cublaslt_cuda,

@@ -67,8 +67,6 @@ DepthDeviceArm::DepthDeviceArm(const DepthWeights& w, const Queue& q, DevicePool
   codes_ = resident(DType::I32, {int64_t(cfg_.steps())}, false);
   forced_ = resident(DType::I32, {int64_t(cfg_.steps())}, false);
   nonfinite_ = resident(DType::I32, {1}, false);
-  arrivals_ = resident(DType::I32, {1}, false);
-  q_.backend->copy(arrivals_.data, &kZero, sizeof kZero, CopyKind::HostToDevice, q_.stream);
   // The K/V cache, [layers][batch 2][max_positions][H] bf16, drawn from the pool once
   // and reused by every frame (a frame overwrites the rows it reads).
   const int64_t cache_elems = int64_t(cfg_.layers) * 2 * cfg_.max_positions * H;
@@ -100,16 +98,14 @@ void DepthDeviceArm::forward(const Tensor* src, int pos, int n, const Tensor& ou
               {2, cfg_.max_positions, H}, q_.device};
     ops::matmul_bt(q_, a, L.wqkv, qkv);
     ops::kv_append_attention(q_, qkv, kc, vc, pos, cfg_.heads, scale, attn);
-    // Each projection's residual add and norm as its epilogue (one launch where a provider fuses them, ops.h).
-    const ops::AddRmsNormArgs post{h, o, L.post_norm, h, a, cfg_.eps};  // h += o; a = post_norm(h)
-    ops::matmul_bt(q_, {attn, L.wo, o, {}, nullptr, arrivals_, &post});
+    ops::matmul_bt(q_, attn, L.wo, o);
+    ops::add_rms_norm(q_, h, o, L.post_norm, cfg_.eps, h, a);  // h += o; a = post_norm(h)
     ops::matmul_bt(q_, a, L.w_gate_up, gu);
     ops::silu_and_mul(q_, gu, act);
+    ops::matmul_bt(q_, act, L.w_down, d);
     if (l + 1 < layers_.size()) {
-      const ops::AddRmsNormArgs next{h, d, layers_[l + 1].in_norm, h, a, cfg_.eps};  // h += d; a = next input_norm(h)
-      ops::matmul_bt(q_, {act, L.w_down, d, {}, nullptr, arrivals_, &next});
+      ops::add_rms_norm(q_, h, d, layers_[l + 1].in_norm, cfg_.eps, h, a);  // h += d; a = next input_norm(h)
     } else {
-      ops::matmul_bt(q_, act, L.w_down, d);
       // The last token's rows only (the earlier rows are not read again): h += d; out = norm(h).
       const Tensor last = rows(h_, 2 * (n - 1), 2);
       ops::add_rms_norm(q_, last, rows(d_, 2 * (n - 1), 2), norm_, cfg_.eps, last, out);

@@ -76,7 +76,6 @@ class DepthDeviceArm final : public DepthArm {
   // Sampler buffers (f32/i32/u32: outside the forward's bf16 contract).
   Tensor draws_, guided_, codes_, forced_, nonfinite_;
   Tensor kv_k_, kv_v_;
-  Tensor arrivals_;  // i32 [1]: the GEMV epilogues' count (ops.h), zero between calls
   HostStaging frame_host_;  // the read-back: codes i32 [steps], the non-finite count i32, final_hidden bf16
 };
 

@@ -85,15 +85,12 @@ void LmDeviceArm::forward(int T) {
   const Tensor h = rows(h_, 0, M), a = rows(a_, 0, M), qkv = rows(qkv_, 0, M), attn = rows(attn_, 0, M);
   const Tensor o = rows(o_, 0, M), gu = rows(gate_up_, 0, M), act = rows(act_, 0, M), d = rows(d_, 0, M);
   const int64_t layer_cache = 2 * int64_t(capacity_) * KV;
-  const Tensor norm_arrival{arrivals_.data, DType::I32, {1}, q_.device};  // the add_rms_norm epilogues' count
   ops::rms_norm(q_, h, layers_[0].in_norm, cfg_.eps, a);
   for (size_t l = 0; l < layers_.size(); ++l) {
     const Layer& L = layers_[l];
-    // The q|k|v projection, then per-head RMSNorm of the q heads and the k heads and RoPE on both (q_norm/k_norm
-    // come first) as its epilogue: one launch where a provider fuses the two (arrivals_ is its count), two otherwise.
-    const ops::QkNormRopeArgs norm_rope{qkv,      L.q_norm,     L.k_norm,        cos_, sin_, pos_dev_,
-                                        cfg_.heads, cfg_.kv_heads, 2, cfg_.eps};
-    ops::matmul_bt(q_, {a, L.wqkv, qkv, {}, &norm_rope, arrivals_});
+    ops::matmul_bt(q_, a, L.wqkv, qkv);
+    // Per-head RMSNorm of the q heads and the k heads, then RoPE on both (q_norm/k_norm come first): one op.
+    ops::qk_norm_rope(q_, {qkv, L.q_norm, L.k_norm, cos_, sin_, pos_dev_, cfg_.heads, cfg_.kv_heads, 2, cfg_.eps});
     ops::GqaAttentionArgs ga;
     ga.qkv = qkv;
     ga.k_cache = Tensor{static_cast<bf16*>(k_cache_.data) + sz(int64_t(l) * layer_cache), DType::BF16,
@@ -107,16 +104,15 @@ void LmDeviceArm::forward(int T) {
     ga.kv_heads = cfg_.kv_heads;
     ga.scale = scale;
     ops::gqa_attention(q_, ga);
-    // The o projection, then h += o; a = post_norm(h) as its epilogue (one launch where a provider fuses them).
-    const ops::AddRmsNormArgs post{h, o, L.post_norm, h, a, cfg_.eps};
-    ops::matmul_bt(q_, {attn, L.wo, o, {}, nullptr, norm_arrival, &post});
+    ops::matmul_bt(q_, attn, L.wo, o);
+    ops::add_rms_norm(q_, h, o, L.post_norm, cfg_.eps, h, a);  // h += o; a = post_norm(h)
     ops::matmul_bt(q_, a, L.w_gate_up, gu);
     ops::silu_and_mul(q_, gu, act);
-    // The down projection, then h += d; a = the next layer's input_norm(h) (after the last layer: fin = norm(h)).
-    const bool last = l + 1 == layers_.size();
-    const ops::AddRmsNormArgs next{h, d, last ? norm_ : layers_[l + 1].in_norm, h, last ? rows(fin_, 0, M) : a,
-                                   cfg_.eps};
-    ops::matmul_bt(q_, {act, L.w_down, d, {}, nullptr, norm_arrival, &next});
+    ops::matmul_bt(q_, act, L.w_down, d);
+    if (l + 1 < layers_.size())
+      ops::add_rms_norm(q_, h, d, layers_[l + 1].in_norm, cfg_.eps, h, a);  // h += d; a = next input_norm(h)
+    else
+      ops::add_rms_norm(q_, h, d, norm_, cfg_.eps, h, rows(fin_, 0, M));  // h += d; fin = norm(h)
   }
 }
 
@@ -143,11 +139,8 @@ void LmDeviceArm::prefill(const bf16* embeds, int prompt, int capacity, bf16* la
   v_cache_ = sequence_buffer(DType::BF16, {int64_t(cfg_.layers) * 2 * capacity * KV}, true);
   pos_dev_ = sequence_buffer(DType::I32, {1}, false);
   scratch_ = sequence_buffer(DType::F32, {2 * int64_t(cfg_.heads), ops::gqa_chunks(capacity), D + 2}, false);
-  arrivals_ = sequence_buffer(DType::I32, {int64_t(cfg_.heads) + cfg_.kv_heads}, false);
   capacity_ = capacity;
   Backend& be = *q_.backend;
-  const std::vector<int32_t> no_arrivals(sz(cfg_.heads + cfg_.kv_heads), 0);  // read before the sync below
-  be.copy(arrivals_.data, no_arrivals.data(), arrivals_.bytes(), CopyKind::HostToDevice, q_.stream);
   const host::RopeTable rope = host::rope_table(cfg_.rope_theta, cfg_.head_dim, 0, capacity);
   be.copy(cos_.data, rope.cos.data(), cos_.bytes(), CopyKind::HostToDevice, q_.stream);
   be.copy(sin_.data, rope.sin.data(), sin_.bytes(), CopyKind::HostToDevice, q_.stream);
