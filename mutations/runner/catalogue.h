@@ -71,8 +71,9 @@ struct Catalogue {
   std::map<std::string, Gate> gates;
   std::vector<Mutation> mutations;
   // Per component, what its CPU battery costs on the 2-core CI machine in seconds (the catalogue file's optional
-  // "battery_cost_s": its mutations' seconds, its gates' seconds twice (baseline and final check) and its setup,
-  // measured in a whole-catalogue run); a component without it counts kDefaultMutationCostS per mutation.
+  // "battery_cost_s": its mutations' seconds, its CPU gates' seconds twice (baseline and final check), its setup and
+  // its gate binaries' build, measured in whole-catalogue runs); a component without it counts kDefaultMutationCostS
+  // per mutation.
   std::map<std::string, double> component_cost_s;
 };
 inline constexpr double kDefaultMutationCostS = 8.0;
