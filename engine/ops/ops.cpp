@@ -20,6 +20,14 @@ namespace {
 
 void run(OpId op, const Queue& q, const void* args) { dispatch(op, q, args); }
 
+// `t` is [rows, cols] or a [1, cols] row broadcast over the rows; `of` names the tensor rows and cols come from.
+void check_rows_or_broadcast(const char* op, const char* arg, const Tensor& t, int64_t rows, int64_t cols,
+                             const std::string& of) {
+  check_dim(op, arg, t, 1, cols, "N of " + of);
+  if (t.shape[0] != rows && t.shape[0] != 1)
+    fail_scalar(op, arg, "must have " + std::to_string(rows) + " rows or 1 (row broadcast), got " + t.describe());
+}
+
 }  // namespace
 
 void rms_norm(const Queue& q, const Tensor& x, const Tensor& w, float eps, const Tensor& out) {
@@ -105,11 +113,8 @@ void add(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out) {
   check_tensor(op, "out", out, DType::BF16, 2, q);
   // out is [M,N]; each of a and b is [M,N] or a [1,N] row broadcast over the M rows.
   const int64_t rows = out.shape[0], cols = out.shape[1];
-  for (auto [name, t] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
-    check_dim(op, name, *t, 1, cols, "N of 'out'");
-    if (t->shape[0] != rows && t->shape[0] != 1)
-      fail_scalar(op, name, "must have " + std::to_string(rows) + " rows or 1 (row broadcast), got " + t->describe());
-  }
+  check_rows_or_broadcast(op, "a", a, rows, cols, "'out'");
+  check_rows_or_broadcast(op, "b", b, rows, cols, "'out'");
   check_disjoint(op, "out", out, "a", a, /*exact_alias_ok=*/true);
   check_disjoint(op, "out", out, "b", b, /*exact_alias_ok=*/true);
   AddArgs args{a, b, out};
@@ -207,11 +212,8 @@ void add_rms_norm(const Queue& q, const Tensor& x, const Tensor& r, const Tensor
   check_tensor(op, "a_out", a_out, DType::BF16, 2, q);
   // h_out is [M,N]; each of x and r is [M,N] or a [1,N] row broadcast over the M rows.
   const int64_t rows = h_out.shape[0], cols = h_out.shape[1];
-  for (auto [name, t] : {std::pair{"x", &x}, std::pair{"r", &r}}) {
-    check_dim(op, name, *t, 1, cols, "N of 'h_out'");
-    if (t->shape[0] != rows && t->shape[0] != 1)
-      fail_scalar(op, name, "must have " + std::to_string(rows) + " rows or 1 (row broadcast), got " + t->describe());
-  }
+  check_rows_or_broadcast(op, "x", x, rows, cols, "'h_out'");
+  check_rows_or_broadcast(op, "r", r, rows, cols, "'h_out'");
   check_dim(op, "w", w, 0, cols, "N of 'h_out'");
   check_dim(op, "a_out", a_out, 0, rows, "M of 'h_out'");
   check_dim(op, "a_out", a_out, 1, cols, "N of 'h_out'");
