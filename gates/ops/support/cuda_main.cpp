@@ -99,6 +99,9 @@ int main(int argc, char** argv) {
     return 77;
   }
   if (!tool.empty() && !std::getenv(kUnderSanitizer)) return run_under(tool, kernels, rest);
+  // Line-buffered even into ctest's pipe: a case that aborts the process (a device fault under a tool) leaves the
+  // lines its test printed before it, which name the shape that faulted.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   int n = static_cast<int>(rest.size());
   testing::InitGoogleTest(&n, rest.data());
   return RUN_ALL_TESTS();
