@@ -195,9 +195,13 @@ void cfg_topk_sample(const Queue& q, const CfgTopkSampleArgs& args) {
 
 void exp_draws(const Queue& q, uint64_t seed, uint64_t frame, uint32_t step, const Tensor& out) {
   const char* op = "exp_draws";
-  check_tensor(op, "out", out, DType::F32, 1, q);
-  if (out.shape[0] > int64_t{UINT32_MAX} + 1)
-    fail_scalar(op, "out", "has more than 2^32 draws (the draw index is 32-bit): " + out.describe());
+  check_tensor(op, "out", out, DType::F32, out.shape.rank == 2 ? 2 : 1, q);
+  const int64_t rows = out.shape.rank == 2 ? out.shape[0] : 1, width = out.shape[out.shape.rank - 1];
+  if (width > int64_t{UINT32_MAX} + 1)
+    fail_scalar(op, "out", "has rows of more than 2^32 draws (the draw index is 32-bit): " + out.describe());
+  if (uint64_t{step} + uint64_t(rows - 1) > UINT32_MAX)
+    fail_scalar(op, "step", "+ the rows of 'out' passes 2^32 - 1 (the step is 32-bit): step " + std::to_string(step) +
+                                ", out " + out.describe());
   ExpDrawsArgs a{out, seed, frame, step};
   run(OpId::ExpDraws, q, &a);
 }

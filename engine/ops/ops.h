@@ -20,7 +20,8 @@
 //                  q_out[b, :] = qkv[b, 0:H]
 //  cfg_topk_sample the CFG top-k sampler (sampler_algo.h, sampler_math.h): guided = u + (c - u) * cfg (f32),
 //                  nan_to_num, keep >= 50th largest (ties kept), softmax, argmax(p / E)
-//  exp_draws       E[i] = counter-based Exp(1) draw keyed by (seed, frame, step, i)
+//  exp_draws       E[i] = counter-based Exp(1) draw keyed by (seed, frame, step, i); out [V], or [S, V] with row s
+//                  keyed by step + s (the depth frame's S steps in one call)
 // Fused ops, each bit-identical to the unfused ops it names on the same provider:
 //  add_rms_norm    add(x, r, h_out) then rms_norm(h_out, w, eps, a_out); x, r are [M,N] or a
 //                  [1,N] row broadcast; h_out may be the very view of x or r
@@ -85,7 +86,7 @@ struct KvAppendAttentionArgs {
   float scale;
 };
 struct ExpDrawsArgs {
-  Tensor out;  // f32 [V]
+  Tensor out;  // f32 [S, V] (a [V] call: S = 1); row s keyed by step + s
   uint64_t seed, frame;
   uint32_t step;
 };

@@ -41,9 +41,10 @@ TEST(DepthBreakdown, EveryOpOfAFrameInItsRowWhenRolesShareAShape) {
   const StepBreakdown m = measure_step(cpu_queue(1), make_step, depth_op_labeler(labels), kFrames,
                                        "depth_breakdown_test", /*marginal=*/true);
   const int64_t S = cfg.steps(), L = cfg.layers;
-  // Call 1 runs two positions (two position adds), the others one; each call's layers add twice.
+  // Call 1 runs two positions (two position adds), the others one; each call's layers add twice. The draws of the
+  // frame's S steps are one [S, V] call.
   const std::map<std::string, int64_t> want = {
-      {"exp_draws", S},           {"matmul_bt projection (last hidden)", 1}, {"matmul_bt projection (c0, codes)", S},
+      {"exp_draws", 1},           {"matmul_bt projection (last hidden)", 1}, {"matmul_bt projection (c0, codes)", S},
       {"add_rms_norm", (S + 1) + 2 * L * S}, {"matmul_bt qkv", L * S},   {"kv_append_attention", L * S},
       {"matmul_bt wo", L * S},    {"matmul_bt gate_up", L * S},              {"silu_and_mul", L * S},
       {"matmul_bt down", L * S},  {"matmul_bt head", S},                     {"cfg_topk_sample", S},

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -179,7 +180,9 @@ TEST(EntryChecks, ExpDraws) {
   Arena m;
   EXPECT_NO_THROW(exp_draws(kCpu, 1, 2, 3, m.make(DType::F32, {64})));
   expect_refused([&] { exp_draws(kCpu, 1, 2, 3, m.make(DType::BF16, {64})); }, "exp_draws", "out");
-  expect_refused([&] { exp_draws(kCpu, 1, 2, 3, m.make(DType::F32, {2, 32})); }, "exp_draws", "out");
+  EXPECT_NO_THROW(exp_draws(kCpu, 1, 2, 3, m.make(DType::F32, {2, 32})));  // [S, V]: row s keyed by step 3 + s
+  expect_refused([&] { exp_draws(kCpu, 1, 2, 3, m.make(DType::F32, {2, 2, 16})); }, "exp_draws", "out");
+  expect_refused([&] { exp_draws(kCpu, 1, 2, UINT32_MAX, m.make(DType::F32, {2, 32})); }, "exp_draws", "step");
 }
 
 TEST(EntryChecks, SelfAttentionRotaryTables) {

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "engine/ops/ops.h"
 #include "engine/ops/sampler_math.h"
@@ -39,6 +42,30 @@ TEST(ExpDraws, WritesExactlyTheSharedScalarDraw) {
 
 // Bounds: sd of the mean of 1e5 Exp(1) draws is 0.0032, of the variance 0.009, of
 // the fraction above the median 0.0016; each bound is about 5 sd.
+// An [S, V] call draws row s with step + s: the same bits as S calls of [V] (the depth frame's one call per frame);
+// a step whose rows would pass 2^32 - 1 is refused by name.
+TEST(ExpDraws, RowsTakeConsecutiveSteps) {
+  const Queue q = provider_queue(0);
+  const int64_t rows = 3, width = 1037;
+  const uint64_t seed = 77, frame = 1'000'003;
+  const uint32_t step = 5;
+  DeviceArray ob(q, DType::F32, {rows, width});
+  ob.poison();
+  ops::exp_draws(q, seed, frame, step, ob);
+  const auto got = ob.download<float>();
+  for (int64_t s = 0; s < rows; ++s) {
+    const auto row = draws(q, width, seed, frame, step + static_cast<uint32_t>(s));
+    EXPECT_EQ(bits(std::vector<float>(got.begin() + s * width, got.begin() + (s + 1) * width)), bits(row))
+        << provider_name() << " row " << s;
+  }
+  try {
+    ops::exp_draws(q, seed, frame, UINT32_MAX - 1, ob);
+    ADD_FAILURE() << "a step range past 2^32 - 1 was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("step"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ExpDraws, LookLikeExponentialOne) {
   const int64_t n = 100000;
   const auto e = draws(provider_queue(0), n, 42, 7, 3);

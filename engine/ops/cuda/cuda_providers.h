@@ -24,6 +24,7 @@ void embedding_gather_cuda(const Queue& q, const void* args);
 void kv_append_cuda(const Queue& q, const void* args);
 void cfg_topk_sample_cuda(const Queue& q, const void* args);
 void exp_draws_cuda(const Queue& q, const void* args);
+bool exp_draws_cuda_supports(const void* args);
 void add_rms_norm_cuda(const Queue& q, const void* args);
 void kv_append_attention_cuda(const Queue& q, const void* args);
 void conv1d_cuda(const Queue& q, const void* args);

@@ -27,7 +27,7 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.embedding_gather", OpId::EmbeddingGather, DeviceType::CUDA, 0, embedding_gather_cuda});
   r.add({"cuda.kv_append", OpId::KvAppend, DeviceType::CUDA, 0, kv_append_cuda});
   r.add({"cuda.cfg_topk_sample", OpId::CfgTopkSample, DeviceType::CUDA, 0, cfg_topk_sample_cuda});
-  r.add({"cuda.exp_draws", OpId::ExpDraws, DeviceType::CUDA, 0, exp_draws_cuda});
+  r.add({"cuda.exp_draws", OpId::ExpDraws, DeviceType::CUDA, 0, exp_draws_cuda, exp_draws_cuda_supports});
   r.add({"cuda.add_rms_norm", OpId::AddRmsNorm, DeviceType::CUDA, 0, add_rms_norm_cuda});
   r.add({"cuda.kv_append_attention", OpId::KvAppendAttention, DeviceType::CUDA, 0, kv_append_attention_cuda});
   // The cuBLAS GEMM per tap before cuDNN: on the H200 at 81fa2d8 a full 689-latent vocoder window took 44.1 ms with

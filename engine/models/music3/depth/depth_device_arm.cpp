@@ -157,15 +157,11 @@ FrameResult DepthDeviceArm::run_frame(const FrameInputs& in, FrameTrace* trace) 
 }
 
 void DepthDeviceArm::issue_frame(uint64_t frame, const DrawSource& draws, const int32_t* forced_codes) {
-  const int64_t V = cfg_.vocab;
-  const int S = cfg_.steps();
   Backend& be = *q_.backend;
   if (draws.kind == DrawSource::Kind::Replay) {
     be.copy(draws_.data, draws.replay, draws_.bytes(), CopyKind::HostToDevice, q_.stream);
   } else {
-    for (int step = 0; step < S; ++step)
-      ops::exp_draws(q_, draws.seed, frame, static_cast<uint32_t>(step),
-                     Tensor{static_cast<float*>(draws_.data) + sz(step * V), DType::F32, {V}, q_.device});
+    ops::exp_draws(q_, draws.seed, frame, 0, draws_);  // row s: step s, all S steps in one call
   }
   const bool forced = forced_codes != nullptr;
   if (forced) be.copy(forced_.data, forced_codes, forced_.bytes(), CopyKind::HostToDevice, q_.stream);
