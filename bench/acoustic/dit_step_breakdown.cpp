@@ -33,7 +33,7 @@ namespace {
 
 constexpr const char* kHelp =
     "usage: dit-step-breakdown [--device cuda|cpu] [--geometry full|mid|tiny] [--length L] [--steps N]\n"
-    "                          [--enable-providers a,b] [--disable-providers a,b] [--marginal] [--json]\n"
+    "                          [--enable-providers a,b] [--disable-providers a,b] [--marginal] [--kernel-trace] [--json]\n"
     "  Times one guided DiT step (both branches as one batch of 2) on synthetic weights: the graph replay and\n"
     "  velocities() as production runs them, then each op of the same body issued eagerly, summed per op kind.\n"
     "  --device             cuda (default) or cpu (the device arm on the CPU providers, host clock per op)\n"
@@ -44,10 +44,12 @@ constexpr const char* kHelp =
     "  --disable-providers  comma-separated provider names taken out of selection for the run\n"
     "  --marginal           also each row's cost inside the production step: the step again with that row's\n"
     "                       calls issued twice, minus the plain step (one more arm per row)\n"
+    "  --kernel-trace       also the production step's kernels as the GPU ran them (CUPTI; --device cuda): per\n"
+    "                       kernel its busy time, the time it added to the step's span, and the idle time before it\n"
     "  --json               one JSON object instead of the table\n";
 
 int run_main(const std::vector<std::string>& argv) {
-  const cli::Args a(argv, {"--device", "--geometry", "--length", "--steps", "--enable-providers", "--disable-providers"}, {"--json", "--marginal", "--help"});
+  const cli::Args a(argv, {"--device", "--geometry", "--length", "--steps", "--enable-providers", "--disable-providers"}, {"--json", "--marginal", "--kernel-trace", "--help"});
   if (a.has("--help")) {
     std::cout << kHelp << exit_code::kTable;
     return exit_code::kOk;
@@ -72,7 +74,7 @@ int run_main(const std::vector<std::string>& argv) {
     return [&, ins, arm] { arm->velocities(x.data(), L, to_bf16(0.5f), cond.data()); };
   };
   const StepBreakdown m = measure_step(q, make_step, dit_op_labeler(w.cfg, L), steps, "dit-step-breakdown",
-                                        a.has("--marginal"));
+                                        a.has("--marginal"), kernel_trace_flag(a, device));
   const std::string what = geometry + " geometry (" + std::to_string(w.cfg.layers) + " blocks), L " +
                            std::to_string(L) + ", both branches (M " + std::to_string(2 * (L + 1)) + "), " +
                            std::to_string(m.steps) + " steps, " + device;

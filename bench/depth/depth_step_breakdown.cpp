@@ -24,7 +24,7 @@ namespace {
 
 constexpr const char* kHelp =
     "usage: depth-step-breakdown [--device cuda|cpu] [--geometry full|mid|tiny] [--steps N]\n"
-    "                            [--enable-providers a,b] [--disable-providers a,b] [--marginal] [--json]\n"
+    "                            [--enable-providers a,b] [--disable-providers a,b] [--marginal] [--kernel-trace] [--json]\n"
     "  Times one depth frame (seven forward calls of both CFG rows, heads, samplers, code embeddings) on synthetic\n"
     "  weights: the graph replays and the frame as production runs them, then each op of the same body issued\n"
     "  eagerly, summed per role.\n"
@@ -35,13 +35,15 @@ constexpr const char* kHelp =
     "  --disable-providers  comma-separated provider names taken out of selection for the run\n"
     "  --marginal           also each role's cost inside the production frame: the frame again with that role's\n"
     "                       calls issued twice, minus the plain frame (one more engine per role)\n"
+    "  --kernel-trace       also the production step's kernels as the GPU ran them (CUPTI; --device cuda): per\n"
+    "                       kernel its busy time, the time it added to the step's span, and the idle time before it\n"
     "  --json               one JSON object instead of the table\n";
 
 constexpr uint64_t kSeed = 0;
 
 int run_main(const std::vector<std::string>& argv) {
   const cli::Args a(argv, {"--device", "--geometry", "--steps", "--enable-providers", "--disable-providers"},
-                    {"--json", "--marginal", "--help"});
+                    {"--json", "--marginal", "--kernel-trace", "--help"});
   if (a.has("--help")) {
     std::cout << kHelp << exit_code::kTable;
     return exit_code::kOk;
@@ -77,7 +79,7 @@ int run_main(const std::vector<std::string>& argv) {
     };
   };
   const StepBreakdown m = measure_step(q, make_step, depth_op_labeler(labels), steps, "depth-step-breakdown",
-                                       a.has("--marginal"));
+                                       a.has("--marginal"), kernel_trace_flag(a, device));
   const std::string what = geometry + " geometry (" + std::to_string(cfg.layers) + " layers, hidden " +
                            std::to_string(cfg.hidden) + "), both CFG rows, " + std::to_string(cfg.steps()) +
                            " calls per frame, " + std::to_string(m.steps) + " frames, " + device;

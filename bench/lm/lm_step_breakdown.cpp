@@ -29,7 +29,7 @@ namespace {
 
 constexpr const char* kHelp =
     "usage: lm-step-breakdown [--device cuda|cpu] [--geometry full|small] [--kv N] [--steps N] [--capacity N]\n"
-    "                         [--enable-providers a,b] [--disable-providers a,b] [--marginal] [--json]\n"
+    "                         [--enable-providers a,b] [--disable-providers a,b] [--marginal] [--kernel-trace] [--json]\n"
     "  Times one LM decode step of both CFG rows plus the sliced head on synthetic weights: the graph replays\n"
     "  and the step as production runs them, then each op of the same body issued eagerly, summed per role.\n"
     "  --device             cuda (default) or cpu (the device arm on the CPU providers, host clock per op)\n"
@@ -42,6 +42,8 @@ constexpr const char* kHelp =
     "  --disable-providers  comma-separated provider names taken out of selection for the run\n"
     "  --marginal           also each row's cost inside the production step: the step again with that row's\n"
     "                       calls issued twice, minus the plain step (one more arm per row)\n"
+    "  --kernel-trace       also the production step's kernels as the GPU ran them (CUPTI; --device cuda): per\n"
+    "                       kernel its busy time, the time it added to the step's span, and the idle time before it\n"
     "  --json               one JSON object instead of the table\n";
 
 constexpr uint64_t kWeightSeed = 0;
@@ -60,7 +62,7 @@ struct LmStep {
 int run_main(const std::vector<std::string>& argv) {
   const cli::Args a(argv, {"--device", "--geometry", "--kv", "--steps", "--capacity", "--enable-providers",
                            "--disable-providers"},
-                    {"--json", "--marginal", "--help"});
+                    {"--json", "--marginal", "--kernel-trace", "--help"});
   if (a.has("--help")) {
     std::cout << kHelp << exit_code::kTable;
     return exit_code::kOk;
@@ -91,7 +93,7 @@ int run_main(const std::vector<std::string>& argv) {
     return [s] { (*s)(); };
   };
   const StepBreakdown m = measure_step(q, make_step, lm_op_labeler(cfg, kv), steps, "lm-step-breakdown",
-                                        a.has("--marginal"));
+                                        a.has("--marginal"), kernel_trace_flag(a, device));
   const std::string what = geometry + " geometry (" + std::to_string(cfg.layers) + " layers, hidden " +
                            std::to_string(cfg.hidden) + "), both CFG rows, K/V " + std::to_string(kv) + "+ of " +
                            std::to_string(capacity) + ", " + std::to_string(m.steps) + " steps, " + device;

@@ -12,6 +12,7 @@
 
 #include "bench/support/copy_ceiling.h"
 #include "bench/support/doubled_ops.h"
+#include "bench/support/kernel_trace.h"
 #include "bench/support/observed_backend.h"
 #include "engine/cli/args.h"
 #include "engine/core/exit_code.h"
@@ -91,7 +92,7 @@ void tool_progress(const std::string& tool, const std::string& what) {
 }
 
 StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabeler& labeler, int steps,
-                           const std::string& tool, bool marginal) {
+                           const std::string& tool, bool marginal, bool kernel_trace) {
   StepBreakdown m;
   runtime::shared_device_pool(q);  // the pool keeps the real backend, not the observed ones below
 #ifdef MUSIC3_WITH_CUDA
@@ -133,6 +134,19 @@ StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabe
       m.marginal_s.push_back(production_seconds(t) - base);
     }
     m.again_s = production_seconds(production_time(q, make_step, steps));
+  }
+  if (kernel_trace) {  // 4. the production step's kernels as the GPU ran them: the arm built and warmed up under CUPTI
+    tool_progress(tool, "kernel trace, " + std::to_string(steps) + " steps");
+    std::function<void()> step;
+    const auto records = trace_kernels(
+        [&] {
+          step = make_step(q);
+          for (int i = 0; i < 2; ++i) step();
+        },
+        [&] {
+          for (int i = 0; i < steps; ++i) step();
+        });
+    m.kernels = summarize_kernels(records, steps);
   }
   if (isatty(2)) std::cerr << "\r\033[K";
   return m;
@@ -177,6 +191,7 @@ void print_step_table(std::ostream& out, const StepBreakdown& m, const std::stri
     out << line("marginal: each row's calls doubled in the production step; the plain step %.3f ms before, ", base * 1e3)
         << line("%.3f ms after (drift %+.3f ms)\n", m.again_s * 1e3, (m.again_s - base) * 1e3);
   }
+  if (m.kernels) print_kernel_timeline(out, *m.kernels);
 }
 
 nlohmann::json step_json(const StepBreakdown& m, const std::string& what) {
@@ -204,6 +219,7 @@ nlohmann::json step_json(const StepBreakdown& m, const std::string& what) {
   j["graph_replay_ms"] = m.graph_s * 1e3;
   j["graph_call_ms"] = m.graph_call_s * 1e3;
   if (!m.marginal_s.empty()) j["plain_again_ms"] = m.again_s * 1e3;
+  if (m.kernels) j["kernel_trace"] = kernel_timeline_json(*m.kernels);
   return j;
 }
 
@@ -223,6 +239,14 @@ std::optional<ToolTarget> tool_target(const cli::Args& a, const std::string& too
     return std::nullopt;
   }
   return t;
+}
+
+bool kernel_trace_flag(const cli::Args& a, const std::string& device) {
+  if (!a.has("--kernel-trace")) return false;
+  if (device != "cuda") throw cli::UsageError("--kernel-trace traces CUDA kernels: it needs --device cuda");
+  if (!kernel_trace_built())
+    throw cli::UsageError("--kernel-trace: this build has no CUPTI (CUDA::cupti was not found when it was configured)");
+  return true;
 }
 
 void apply_provider_flags(const std::string& enable, const std::string& disable) {

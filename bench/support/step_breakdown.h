@@ -7,6 +7,8 @@
 //     growth is that label's marginal cost in production (per step, and per call), what fusing it away saves at
 //     most, since the eager per-op times of part 2 include each op's launch and drain; then part 1 once more, so the
 //     drift between the two plain runs bounds the noise;
+//  4. (kernel trace, optional, CUDA) the production step once more under CUPTI (kernel_trace.h): every kernel's start
+//     and end as the GPU ran it, so what PDL overlapped and the idle time between kernels show (kernel_timeline.h);
 // and the table or JSON that prints it: per label the calls per step, ms per step, share of the ops' sum, us per
 // call, the provider, TFLOP/s (rows with FLOPs) or TB/s and its fraction of the copy ceiling measured here, and the
 // marginal cost when measured; then the ops' sum, the eager span (gaps between ops included), the graph replays'
@@ -24,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/support/kernel_timeline.h"
 #include "bench/support/op_timeline.h"
 #include "engine/cli/args.h"
 #include "engine/core/queue.h"
@@ -36,6 +39,7 @@ struct StepBreakdown {
   double ops_s = 0, span_s = 0, eager_call_s = 0, graph_s = 0, graph_call_s = 0, copy_Bps = 0;  // per step
   std::vector<double> marginal_s;  // per row (empty: not measured): the production step's growth with it doubled
   double again_s = 0;              // the plain production step measured after the doubled ones
+  std::optional<KernelTimeline> kernels;  // part 4, when asked for
 };
 
 using StepOn = std::function<std::function<void()>(const Queue&)>;
@@ -43,9 +47,9 @@ using StepOn = std::function<std::function<void()>(const Queue&)>;
 // A progress line on a terminal (stderr), "tool: what", overwritten by the next; nothing when stderr is not one.
 void tool_progress(const std::string& tool, const std::string& what);
 
-// `tool` names the progress lines; `marginal` adds part 3 (one more arm per row).
+// `tool` names the progress lines; `marginal` adds part 3 (one more arm per row), `kernel_trace` part 4.
 StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabeler& labeler, int steps,
-                           const std::string& tool, bool marginal = false);
+                           const std::string& tool, bool marginal = false, bool kernel_trace = false);
 void print_step_table(std::ostream& out, const StepBreakdown& m, const std::string& tool, const std::string& what);
 nlohmann::json step_json(const StepBreakdown& m, const std::string& what);
 
@@ -58,6 +62,10 @@ struct ToolTarget {
   std::string device, geometry;
 };
 std::optional<ToolTarget> tool_target(const cli::Args& a, const std::string& tool);
+
+// The tools' --kernel-trace: whether it was given, checked: a cli::UsageError naming the flag unless the device is
+// cuda and this build has CUPTI (kernel_trace_built()).
+bool kernel_trace_flag(const cli::Args& a, const std::string& device);
 
 // The tools' --enable-providers / --disable-providers: comma-separated provider names switched on (opt-in ones)
 // or taken out of selection for the whole run.
