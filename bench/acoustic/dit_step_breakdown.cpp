@@ -14,7 +14,8 @@
 // --enable-providers opt-in ones on (an A/B of an op's providers in two runs). --marginal adds each op kind's cost
 // inside the production step (its calls issued twice in the captured graph, minus the plain step). --json prints the
 // same as one JSON object.
-// Exit codes (engine/core/exit_code.h): 0 ok, 1 usage, 6 no such device, 70 an internal error.
+// Exit codes (engine/core/exit_code.h): 0 ok, 1 usage, 6 no such device, 70 an internal error (also a --kernel-trace
+// that failed after the other parts printed).
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -80,7 +81,7 @@ int run_main(const std::vector<std::string>& argv) {
                            std::to_string(m.steps) + " steps, " + device;
   if (a.has("--json")) std::cout << step_json(m, what).dump(1) << "\n";
   else print_step_table(std::cout, m, "dit-step-breakdown", what);
-  return exit_code::kOk;
+  return m.kernel_trace_error.empty() ? exit_code::kOk : exit_code::kSoftware;  // the tables printed either way
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 // (step_breakdown.h): the captured graph replayed as production runs it (host clock around run_frame, device time of
 // the replays), then op by op with events around each op, summed per role (depth_op_costs.h). --marginal adds each
 // role's cost inside the production frame (its calls issued twice in the captured graph, minus the plain frame).
-// Exit codes (engine/core/exit_code.h): 0 ok, 1 usage, 6 no such device, 70 an internal error.
+// Exit codes (engine/core/exit_code.h): 0 ok, 1 usage, 6 no such device, 70 an internal error (also a --kernel-trace
+// that failed after the other parts printed).
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -85,7 +86,7 @@ int run_main(const std::vector<std::string>& argv) {
                            " calls per frame, " + std::to_string(m.steps) + " frames, " + device;
   if (a.has("--json")) std::cout << step_json(m, what).dump(1) << "\n";
   else print_step_table(std::cout, m, "depth-step-breakdown", what);
-  return exit_code::kOk;
+  return m.kernel_trace_error.empty() ? exit_code::kOk : exit_code::kSoftware;  // the tables printed either way
 }
 
 }  // namespace

@@ -8,7 +8,8 @@
 // in a cache of --capacity positions per row (the AR loop reserves prompt + max_frames: the decode attention's grid
 // follows the capacity, not the prefix). --marginal adds each role's cost inside the production step (its calls
 // issued twice in the captured graph, minus the plain step: step_breakdown.h), what fusing it away can save at most.
-// Exit codes (engine/core/exit_code.h): 0 ok, 1 usage, 6 no such device, 70 an internal error.
+// Exit codes (engine/core/exit_code.h): 0 ok, 1 usage, 6 no such device, 70 an internal error (also a --kernel-trace
+// that failed after the other parts printed).
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -99,7 +100,7 @@ int run_main(const std::vector<std::string>& argv) {
                            std::to_string(capacity) + ", " + std::to_string(m.steps) + " steps, " + device;
   if (a.has("--json")) std::cout << step_json(m, what).dump(1) << "\n";
   else print_step_table(std::cout, m, "lm-step-breakdown", what);
-  return exit_code::kOk;
+  return m.kernel_trace_error.empty() ? exit_code::kOk : exit_code::kSoftware;  // the tables printed either way
 }
 
 }  // namespace

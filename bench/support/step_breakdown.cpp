@@ -138,15 +138,19 @@ StepBreakdown measure_step(const Queue& q, const StepOn& make_step, const OpLabe
   if (kernel_trace) {  // 4. the production step's kernels as the GPU ran them: the arm built and warmed up under CUPTI
     tool_progress(tool, "kernel trace, " + std::to_string(steps) + " steps");
     std::function<void()> step;
-    const auto records = trace_kernels(
-        [&] {
-          step = make_step(q);
-          for (int i = 0; i < 2; ++i) step();
-        },
-        [&] {
-          for (int i = 0; i < steps; ++i) step();
-        });
-    m.kernels = summarize_kernels(records, steps);
+    try {  // a trace that fails costs its own part only: the parts above are already measured
+      const auto records = trace_kernels(
+          [&] {
+            step = make_step(q);
+            for (int i = 0; i < 2; ++i) step();
+          },
+          [&] {
+            for (int i = 0; i < steps; ++i) step();
+          });
+      m.kernels = summarize_kernels(records, steps);
+    } catch (const std::exception& e) {
+      m.kernel_trace_error = e.what();
+    }
   }
   if (isatty(2)) std::cerr << "\r\033[K";
   return m;
@@ -192,6 +196,7 @@ void print_step_table(std::ostream& out, const StepBreakdown& m, const std::stri
         << line("%.3f ms after (drift %+.3f ms)\n", m.again_s * 1e3, (m.again_s - base) * 1e3);
   }
   if (m.kernels) print_kernel_timeline(out, *m.kernels);
+  if (!m.kernel_trace_error.empty()) out << "kernel trace failed: " << m.kernel_trace_error << "\n";
 }
 
 nlohmann::json step_json(const StepBreakdown& m, const std::string& what) {
@@ -220,6 +225,7 @@ nlohmann::json step_json(const StepBreakdown& m, const std::string& what) {
   j["graph_call_ms"] = m.graph_call_s * 1e3;
   if (!m.marginal_s.empty()) j["plain_again_ms"] = m.again_s * 1e3;
   if (m.kernels) j["kernel_trace"] = kernel_timeline_json(*m.kernels);
+  if (!m.kernel_trace_error.empty()) j["kernel_trace_error"] = m.kernel_trace_error;
   return j;
 }
 

@@ -40,6 +40,7 @@ struct StepBreakdown {
   std::vector<double> marginal_s;  // per row (empty: not measured): the production step's growth with it doubled
   double again_s = 0;              // the plain production step measured after the doubled ones
   std::optional<KernelTimeline> kernels;  // part 4, when asked for
+  std::string kernel_trace_error;          // part 4 asked for and failed: why (the other parts stand)
 };
 
 using StepOn = std::function<std::function<void()>(const Queue&)>;
