@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "bench/ar/ar_bench_fixture.h"
+#include "bench/support/kernel_trace.h"
 #include "bench/support/observed_backend.h"
 #include "bench/support/step_breakdown.h"
 #include "engine/ops/registry.h"
@@ -44,12 +45,12 @@ double FrameBreakdown::ops_ms() const {
   return frames ? s * 1e3 / frames : 0;
 }
 
-FrameBreakdown measure_ar_frame(const Queue& q, const std::string& geometry, int frames) {
+FrameBreakdown measure_ar_frame(const Queue& q, const std::string& geometry, int frames, bool kernel_trace) {
   ObservedBackend observed(*q.backend, /*graphs=*/true);
   Queue oq = q;
   oq.backend = &observed;
   tool_progress("ar-frame-breakdown", "drawing the " + geometry + " synthetic weights");
-  const auto f = make_ar_fixture(oq, geometry, runtime::ArmRequest::Device);
+  auto f = make_ar_fixture(oq, geometry, runtime::ArmRequest::Device);
   FrameBreakdown b;
   tool_progress("ar-frame-breakdown", "production run");
   observed.set_observing(false);
@@ -78,6 +79,20 @@ FrameBreakdown measure_ar_frame(const Queue& q, const std::string& geometry, int
   b.graphs_ms = median_or_zero(graphs);
   b.ops = timeline.rows();
   b.frames = timeline.steps();
+  if (kernel_trace) {  // 3. a fresh fixture on the production backend, its graphs captured with CUPTI on
+    f.reset();
+    tool_progress("ar-frame-breakdown", "kernel trace: drawing the weights again, then a run under CUPTI");
+    std::unique_ptr<ArFixture> traced;
+    bool device_frame = false;
+    try {  // a trace that fails costs this part only
+      const auto records = trace_kernels([&] { traced = make_ar_fixture(q, geometry, runtime::ArmRequest::Device); },
+                                         [&] { run_frames(*traced, frames, kBenchSeed + 3, device_frame, [](int, bool) {}); });
+      const int whole = frames - kArFrameWarmup - 2;  // the last iteration neither feeds back nor decodes
+      b.kernels = summarize_kernels(whole_periods(records, "lm_sample_kernel", kArFrameWarmup, whole), whole);
+    } catch (const std::exception& e) {
+      b.kernel_trace_error = e.what();
+    }
+  }
   tool_progress("ar-frame-breakdown", "");
   return b;
 }

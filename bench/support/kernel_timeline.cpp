@@ -81,6 +81,21 @@ KernelTimeline summarize_kernels(std::vector<KernelRecord> records, int steps) {
   return t;
 }
 
+std::vector<KernelRecord> whole_periods(std::vector<KernelRecord> records, const std::string& anchor, int skip,
+                                        int count) {
+  std::stable_sort(records.begin(), records.end(),
+                   [](const KernelRecord& a, const KernelRecord& b) { return a.start_ns < b.start_ns; });
+  std::vector<size_t> anchors;
+  for (size_t i = 0; i < records.size(); ++i)
+    if (short_kernel_name(records[i].name).find(anchor) != std::string::npos) anchors.push_back(i);
+  if (skip < 0 || count < 1 || anchors.size() < size_t(skip + count + 1))
+    throw std::invalid_argument("kernel trace: " + std::to_string(anchors.size()) + " kernels named '" + anchor +
+                                "', fewer than the " + std::to_string(skip + count + 1) + " that " +
+                                std::to_string(count) + " whole periods after " + std::to_string(skip) + " need");
+  return {records.begin() + std::ptrdiff_t(anchors[size_t(skip)]),
+          records.begin() + std::ptrdiff_t(anchors[size_t(skip + count)])};
+}
+
 void print_kernel_timeline(std::ostream& out, const KernelTimeline& t) {
   char buf[512];
   std::snprintf(buf, sizeof buf,

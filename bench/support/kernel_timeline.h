@@ -39,6 +39,12 @@ struct KernelTimeline {
 };
 
 KernelTimeline summarize_kernels(std::vector<KernelRecord> records, int steps);
+
+// The records of `count` whole periods of a loop whose every iteration runs one kernel whose short name contains
+// `anchor` (the AR loop's lm_sample_kernel): in start order, from the (skip + 1)-th anchor up to, not including, the
+// (skip + count + 1)-th. Refuses (std::invalid_argument, naming the anchor and the counts) fewer anchors than that.
+std::vector<KernelRecord> whole_periods(std::vector<KernelRecord> records, const std::string& anchor, int skip,
+                                        int count);
 void print_kernel_timeline(std::ostream& out, const KernelTimeline& t);
 nlohmann::json kernel_timeline_json(const KernelTimeline& t);
 

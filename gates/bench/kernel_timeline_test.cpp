@@ -65,6 +65,28 @@ TEST(KernelTimeline, RefusesRecordsThatAreNotWholeSteps) {
   EXPECT_THROW(summarize_kernels({}, 1), std::invalid_argument);
 }
 
+// A loop's whole periods, from one anchor kernel to the next: the warm-up periods skipped, the tail left out.
+TEST(KernelTimeline, WholePeriodsRunFromAnchorToAnchor) {
+  std::vector<KernelRecord> records;
+  for (uint64_t i = 0; i < 5; ++i) {  // period i: sample at 100 i, then work at 100 i + 10 (the first one longer)
+    records.push_back({"void music3::ops::(anonymous namespace)::lm_sample_kernel(int)", 100 * i, 100 * i + 5});
+    records.push_back({"void work()", 100 * i + 10, 100 * i + (i == 0 ? 90 : 50)});
+  }
+  const auto periods = whole_periods(records, "lm_sample_kernel", 1, 3);
+  ASSERT_EQ(periods.size(), 6u);
+  EXPECT_EQ(periods.front().start_ns, 100u);
+  EXPECT_EQ(periods.back().start_ns, 310u);
+  const KernelTimeline t = summarize_kernels(periods, 3);
+  EXPECT_DOUBLE_EQ(t.span_us, 0.050);
+  try {
+    whole_periods(records, "lm_sample_kernel", 2, 3);
+    FAIL() << "5 anchors made 3 periods after 2";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("5 kernels named 'lm_sample_kernel', fewer than the 6"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(KernelTimeline, ShortNamesDropTheParametersAndTheProjectNamespaces) {
   EXPECT_EQ(short_kernel_name("void music3::ops::gemv::gemv_fast_kernel<2, 2, 4, 3, false, "
                               "music3::ops::gemv::PlainRows>(music3::ops::gemv::PlainRows, music3::bf16 const*, "
