@@ -63,6 +63,11 @@ OpCost DepthOpLabels::operator()(ops::OpId op, const void* args) {
       const auto& p = *static_cast<const ops::SiluAndMulArgs*>(args);
       return {"silu_and_mul", 0, tensor_bytes({&p.gate_up, &p.out})};
     }
+    case OpId::MatmulBtSilu: {  // the opt-in fused gate_up + silu_and_mul: the GEMV's weights, activations and out
+      const auto& p = *static_cast<const ops::MatmulBtSiluArgs*>(args);
+      const int64_t m = p.a.shape[0], n = p.b.shape[0], k = p.a.shape[1];
+      return {"matmul_bt_silu gate_up", 2.0 * double(m) * double(n) * double(k), tensor_bytes({&p.a, &p.b, &p.out})};
+    }
     case OpId::CfgTopkSample: {
       const auto& p = *static_cast<const ops::CfgTopkSampleArgs*>(args);
       return {"cfg_topk_sample", 0, tensor_bytes({&p.logits, &p.exp_draws, &p.guided_out})};

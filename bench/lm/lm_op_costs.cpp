@@ -44,6 +44,11 @@ OpCost label(const lm::LmConfig& c, int kv, ops::OpId op, const void* args) {
       const auto& p = *static_cast<const ops::SiluAndMulArgs*>(args);
       return {"silu_and_mul", 0, tensor_bytes({&p.gate_up, &p.out})};
     }
+    case OpId::MatmulBtSilu: {  // the opt-in fused gate_up + silu_and_mul: the GEMV's weights, activations and out
+      const auto& p = *static_cast<const ops::MatmulBtSiluArgs*>(args);
+      const int64_t m = p.a.shape[0], n = p.b.shape[0], k = p.a.shape[1];
+      return {"matmul_bt_silu gate_up", 2.0 * double(m) * double(n) * double(k), tensor_bytes({&p.a, &p.b, &p.out})};
+    }
     case OpId::GqaAttention: {
       const auto& p = *static_cast<const ops::GqaAttentionArgs*>(args);
       const double rows = double(p.qkv.shape[0]), prefix = 2.0 * rows * kv * c.kv_width() * 2;  // K and V, bf16

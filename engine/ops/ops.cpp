@@ -106,6 +106,32 @@ void silu_and_mul(const Queue& q, const Tensor& gate_up, const Tensor& out, bool
   run(OpId::SiluAndMul, q, &a);
 }
 
+void matmul_bt_silu(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& gate_up, const Tensor& out) {
+  const char* op = "matmul_bt_silu";
+  check_tensor(op, "a", a, DType::BF16, 2, q);
+  check_tensor(op, "b", b, DType::BF16, 2, q);
+  check_tensor(op, "gate_up", gate_up, DType::BF16, 2, q);
+  check_tensor(op, "out", out, DType::BF16, 2, q);
+  check_dim(op, "b", b, 1, a.shape[1], "K of 'a'");
+  if (b.shape[0] % 2 != 0) fail_scalar(op, "b", "must have an even row count (gate rows | up rows), got " + b.describe());
+  check_dim(op, "gate_up", gate_up, 0, a.shape[0], "M of 'a'");
+  check_dim(op, "gate_up", gate_up, 1, b.shape[0], "N of 'b'");
+  check_dim(op, "out", out, 0, a.shape[0], "M of 'a'");
+  check_dim(op, "out", out, 1, b.shape[0] / 2, "half the rows of 'b'");
+  for (const auto& [name, t] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
+    check_disjoint(op, "gate_up", gate_up, name, *t);
+    check_disjoint(op, "out", out, name, *t);
+  }
+  check_disjoint(op, "out", out, "gate_up", gate_up);
+  const MatmulBtSiluArgs args{a, b, gate_up, out};
+  if (registry().find(OpId::MatmulBtSilu, q.device, &args)) {
+    run(OpId::MatmulBtSilu, q, &args);
+    return;
+  }
+  matmul_bt(q, a, b, gate_up);  // no fusing provider enabled and able: the two ops, as they are issued alone
+  silu_and_mul(q, gate_up, out);
+}
+
 void add(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out) {
   const char* op = "add";
   check_tensor(op, "a", a, DType::BF16, 2, q);

@@ -25,6 +25,10 @@
 // Fused ops, each bit-identical to the unfused ops it names on the same provider:
 //  add_rms_norm    add(x, r, h_out) then rms_norm(h_out, w, eps, a_out); x, r are [M,N] or a
 //                  [1,N] row broadcast; h_out may be the very view of x or r
+//  matmul_bt_silu  matmul_bt(a, b, gate_up) then silu_and_mul(gate_up, out) for b [2I, K] (gate rows first):
+//                  out [M, I]; gate_up [M, 2I] is the caller's scratch, which a fusing provider need not write.
+//                  Only an opt-in provider takes it (cuda.matmul_bt_silu.gemv); where none is enabled and able (the
+//                  CPU has none), the entry point issues the two ops, so the default path is theirs
 //  kv_append_attention  T = rows(qkv) / B tokens at positions pos .. pos+T-1 (rows t*B .. t*B+B-1
 //                  of qkv and out are token t, B = batch of the caches): for t = 0 .. T-1,
 //                  kv_append at pos + t, then attention_decode of token t's query over
@@ -85,6 +89,9 @@ struct KvAppendAttentionArgs {
   int heads;
   float scale;
 };
+struct MatmulBtSiluArgs {
+  Tensor a, b, gate_up, out;  // a [M, K], b [2I, K], gate_up [M, 2I] (scratch), out [M, I]
+};
 struct ExpDrawsArgs {
   Tensor out;  // f32 [S, V] (a [V] call: S = 1); row s keyed by step + s
   uint64_t seed, frame;
@@ -102,6 +109,7 @@ void kv_append(const Queue& q, const Tensor& qkv, const Tensor& q_out, const Ten
                int pos);
 void cfg_topk_sample(const Queue& q, const CfgTopkSampleArgs& args);
 void exp_draws(const Queue& q, uint64_t seed, uint64_t frame, uint32_t step, const Tensor& out);
+void matmul_bt_silu(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& gate_up, const Tensor& out);
 void add_rms_norm(const Queue& q, const Tensor& x, const Tensor& r, const Tensor& w, float eps, const Tensor& h_out,
                   const Tensor& a_out);
 void kv_append_attention(const Queue& q, const Tensor& qkv, const Tensor& k_cache, const Tensor& v_cache, int pos,

@@ -31,6 +31,7 @@ std::string op_name(OpId op) {
     case OpId::GuidedEuler: return "guided_euler";
     case OpId::LmSample: return "lm_sample";
     case OpId::FeedbackEmbedding: return "feedback_embedding";
+    case OpId::MatmulBtSilu: return "matmul_bt_silu";
     case OpId::kCount: break;
   }
   return "op#" + std::to_string(static_cast<int>(op));

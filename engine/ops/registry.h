@@ -63,6 +63,7 @@ enum class OpId : uint8_t {
   GuidedEuler,
   LmSample,
   FeedbackEmbedding,
+  MatmulBtSilu,
   kCount
 };
 std::string op_name(OpId op);

@@ -114,6 +114,22 @@ TEST(EntryChecks, SiluAndMul) {
   expect_refused([&] { silu_and_mul(kCpu, in, over); }, "silu_and_mul", "out");
 }
 
+TEST(EntryChecks, MatmulBtSilu) {
+  Arena m;
+  const Tensor a = m.make(DType::BF16, {2, 32}), b = m.make(DType::BF16, {16, 32});
+  const Tensor gu = m.make(DType::BF16, {2, 16}), out = m.make(DType::BF16, {2, 8});
+  EXPECT_NO_THROW(matmul_bt_silu(kCpu, a, b, gu, out));
+  expect_refused([&] { matmul_bt_silu(kCpu, a, m.make(DType::BF16, {15, 32}), m.make(DType::BF16, {2, 15}), out); },
+                 "matmul_bt_silu", "b");
+  expect_refused([&] { matmul_bt_silu(kCpu, a, m.make(DType::BF16, {16, 31}), gu, out); }, "matmul_bt_silu", "b");
+  expect_refused([&] { matmul_bt_silu(kCpu, a, b, m.make(DType::BF16, {2, 8}), out); }, "matmul_bt_silu", "gate_up");
+  expect_refused([&] { matmul_bt_silu(kCpu, a, b, gu, m.make(DType::BF16, {2, 16})); }, "matmul_bt_silu", "out");
+  expect_refused([&] { matmul_bt_silu(kCpu, a, b, gu, m.make(DType::BF16, {1, 8})); }, "matmul_bt_silu", "out");
+  Tensor over = gu;
+  over.shape = {2, 8};
+  expect_refused([&] { matmul_bt_silu(kCpu, a, b, gu, over); }, "matmul_bt_silu", "out");
+}
+
 TEST(EntryChecks, Add) {
   Arena m;
   const Tensor a = m.make(DType::BF16, {3, 16}), b = m.make(DType::BF16, {3, 16}), row = m.make(DType::BF16, {1, 16});
@@ -218,6 +234,9 @@ TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
                           t(DType::BF16, {2, 64}));
        }},
       {"silu_and_mul", [&] { silu_and_mul(q, x, t(DType::BF16, {2, 32})); }},
+      // matmul_bt_silu with no provider enabled issues matmul_bt first, which names itself.
+      {"matmul_bt",
+       [&] { matmul_bt_silu(q, x, t(DType::BF16, {16, 64}), t(DType::BF16, {2, 16}), t(DType::BF16, {2, 8})); }},
       {"add", [&] { add(q, x, t(DType::BF16, {1, 64}), t(DType::BF16, {2, 64})); }},
       {"embedding_gather", [&] { embedding_gather(q, t(DType::BF16, {10, 64}), t(DType::I32, {2}), 0, t(DType::BF16, {2, 64})); }},
       {"kv_append",

@@ -20,11 +20,13 @@ std::vector<OpId> all_ops() {
   return ops;
 }
 
+// A fused op whose entry point issues the ops it fuses where no provider takes it (ops.h: matmul_bt_silu, whose one
+// provider is CUDA's opt-in kernel): the CPU runs the ops it fuses, which have their own.
+bool composed_by_its_entry(OpId op) { return op == OpId::MatmulBtSilu; }
+
 TEST(OpRegistry, EveryOpHasACpuProvider) {
-  for (OpId op : all_ops()) {
-    EXPECT_TRUE(registry().has(op, DeviceType::CPU)) << op_name(op);
-    EXPECT_EQ(registry().usage().empty(), false);
-  }
+  for (OpId op : all_ops()) EXPECT_EQ(registry().has(op, DeviceType::CPU), !composed_by_its_entry(op)) << op_name(op);
+  EXPECT_EQ(registry().usage().empty(), false);
 }
 
 TEST(OpRegistry, CudaProvidersExactlyInCudaBuilds) {

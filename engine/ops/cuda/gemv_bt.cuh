@@ -20,6 +20,10 @@
 // cost registers; step 2 runs transposed (each shuffle carries a different output) and
 // step 3 through shared memory. Under PDL (pdl.cuh) the first STAGES - 1 tiles are
 // requested before pdl_wait().
+// PAIRED (matmul_bt_silu, fast path only): the grid splits the P = N / 2 output columns; column p reads weight rows
+// p (gate) and P + p (up), which sit in a tile as rows 2 i and 2 i + 1 (TILE / 2 columns per tile), each summed in
+// the order above (so gate and up are matmul_bt's bits), and the tile's first threads write
+// out[m, p] = silu_mul(bf16 gate, bf16 up) (silu_mul.cuh: silu_and_mul's arithmetic) into an [M, P] out.
 // Fallback (any K, any alignment): one block per weight row, scalar loads, the same order.
 #pragma once
 #include <cuda_runtime.h>
@@ -33,6 +37,7 @@
 #include "engine/ops/cuda/gemv_split.h"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/pdl.cuh"
+#include "engine/ops/cuda/silu_mul.cuh"
 #include "engine/ops/cuda/warp_sum_transposed.cuh"
 
 namespace music3::ops::gemv {
@@ -71,18 +76,22 @@ constexpr int kStageBytes = TILE * J * kThreads * 16;
 
 // PACKED: the activations stay in registers as their bf16 chunks (4 registers per chunk instead of 8), unpacked per
 // tile; each product and each sum's order are unchanged, so the bits are (the packed provider, below).
-template <int R, int J, int TILE, int STAGES, bool PACKED, class Src>
+template <int R, int J, int TILE, int STAGES, bool PACKED, class Src, bool PAIRED = false>
 __global__ void __launch_bounds__(kThreads)
     gemv_fast_kernel(Src src, const bf16* __restrict__ w, bf16* __restrict__ out, int rows_total, int64_t n_total,
                      int64_t k) {
   constexpr int V = TILE * R;
+  constexpr int kRowsPerColumn = PAIRED ? 2 : 1;            // weight rows behind one output column
+  constexpr int kColumnsPerTile = TILE / kRowsPerColumn;
+  static_assert(TILE % kRowsPerColumn == 0, "whole pairs per tile");
   extern __shared__ uint4 ring[];  // [STAGES][TILE][J][kThreads]
   __shared__ float partial[2][kWarps][V];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int m0 = static_cast<int>(blockIdx.y) * R;
-  const int64_t n_begin = split_begin(blockIdx.x, gridDim.x, n_total);
-  const int64_t n_end = split_begin(blockIdx.x + 1, gridDim.x, n_total);
-  const int64_t tiles = (n_end - n_begin + TILE - 1) / TILE;
+  const int64_t columns = n_total / kRowsPerColumn;  // of out
+  const int64_t n_begin = split_begin(blockIdx.x, gridDim.x, columns);
+  const int64_t n_end = split_begin(blockIdx.x + 1, gridDim.x, columns);
+  const int64_t tiles = (n_end - n_begin + kColumnsPerTile - 1) / kColumnsPerTile;
   const int64_t chunks = k / kChunk;
   const uint4* w16 = reinterpret_cast<const uint4*>(w);
   const uint32_t ring_addr = static_cast<uint32_t>(__cvta_generic_to_shared(ring));
@@ -94,17 +103,21 @@ __global__ void __launch_bounds__(kThreads)
     valid[j] = c[j] < chunks;
   }
 
-  // Tile t into stage t % STAGES (nothing past the last tile); always one commit group.
+  // Tile t into stage t % STAGES (nothing past the last tile); always one commit group. Tile row r is output column
+  // n0 + r / kRowsPerColumn's weight row: that column itself, or (PAIRED) its gate row (r even) or up row (r odd).
   auto issue_tile = [&](int64_t t) {
     if (t < tiles) {
-      const int64_t n0 = n_begin + t * TILE;
+      const int64_t n0 = n_begin + t * kColumnsPerTile;
       const uint32_t stage = ring_addr + static_cast<uint32_t>(t % STAGES) * kStageBytes<TILE, J>;
 #pragma unroll
-      for (int r = 0; r < TILE; ++r)
+      for (int r = 0; r < TILE; ++r) {
+        const int64_t column = n0 + r / kRowsPerColumn;
+        const int64_t row = PAIRED && r % 2 == 1 ? columns + column : column;
 #pragma unroll
         for (int j = 0; j < J; ++j)
-          if (n0 + r < n_end && valid[j])
-            copy_async16(stage + ((r * J + j) * kThreads + threadIdx.x) * 16, w16 + (n0 + r) * chunks + c[j]);
+          if (column < n_end && valid[j])
+            copy_async16(stage + ((r * J + j) * kThreads + threadIdx.x) * 16, w16 + row * chunks + c[j]);
+      }
     }
     commit_group();
   };
@@ -174,13 +187,21 @@ __global__ void __launch_bounds__(kThreads)
     const int parity = static_cast<int>(t & 1);
     if (lane < V) partial[parity][warp][index] = acc[0];
     __syncthreads();  // the other parity's readers (tile t - 1) passed this barrier
-    if (threadIdx.x < V) {
-      float sum = partial[parity][0][threadIdx.x];
+    // Output (r, m)'s sum over the warps, in warp order; thread r R + m closes its own.
+    const auto warp_total = [&](int index) {
+      float sum = partial[parity][0][index];
 #pragma unroll
-      for (int q = 1; q < kWarps; ++q) sum += partial[parity][q][threadIdx.x];
-      const int r = static_cast<int>(threadIdx.x) / R, m = static_cast<int>(threadIdx.x) % R;
-      const int64_t n0 = n_begin + t * TILE;
-      if (n0 + r < n_end && m0 + m < rows_total) out[(m0 + m) * n_total + n0 + r] = to_bf16(sum);
+      for (int q = 1; q < kWarps; ++q) sum += partial[parity][q][index];
+      return sum;
+    };
+    const int r = static_cast<int>(threadIdx.x) / R, m = static_cast<int>(threadIdx.x) % R;
+    const int64_t column = n_begin + t * kColumnsPerTile + r / kRowsPerColumn;
+    if constexpr (PAIRED) {  // the gate row's thread closes its up row's sum too (row r + 1, the same m)
+      if (threadIdx.x < V && r % 2 == 0 && column < n_end && m0 + m < rows_total)
+        out[(m0 + m) * columns + column] =
+            silu_mul(round_bf16(warp_total(threadIdx.x)), round_bf16(warp_total(threadIdx.x + R)));
+    } else if (threadIdx.x < V && column < n_end && m0 + m < rows_total) {
+      out[(m0 + m) * n_total + column] = to_bf16(warp_total(threadIdx.x));
     }
   }
 }
@@ -265,39 +286,40 @@ template <int R, int TILE, int J>
 constexpr int kStages =
     kRingBytes<R, J> / kStageBytes<TILE, J> < 2 ? 2 : kRingBytes<R, J> / kStageBytes<TILE, J>;
 
-// One persistent launch of gemv_fast_kernel<R, J, TILE, STAGES, PACKED> under PDL.
-template <int R, int J, int TILE, int STAGES, class Src, bool PACKED = false>
+// One persistent launch of gemv_fast_kernel<R, J, TILE, STAGES, PACKED, Src, PAIRED> under PDL.
+template <int R, int J, int TILE, int STAGES, class Src, bool PACKED = false, bool PAIRED = false>
 void launch_fast_kernel(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
                         cudaStream_t stream) {
-  constexpr auto kernel = gemv_fast_kernel<R, J, TILE, STAGES, PACKED, Src>;
+  constexpr auto kernel = gemv_fast_kernel<R, J, TILE, STAGES, PACKED, Src, PAIRED>;
   constexpr int shared = STAGES * kStageBytes<TILE, J>;
   const int64_t resident = int64_t{multiprocessors()} * resident_blocks<kernel, shared>();
-  const dim3 grid(static_cast<unsigned>(std::min(n, resident)), static_cast<unsigned>((rows + R - 1) / R));
+  const int64_t columns = PAIRED ? n / 2 : n;
+  const dim3 grid(static_cast<unsigned>(std::min(columns, resident)), static_cast<unsigned>((rows + R - 1) / R));
   launch_pdl(op, kernel, grid, dim3(kThreads), shared, stream, src, w, out, rows, n, k);
 }
 
-template <int R, int J, class Src>
+template <int R, int J, class Src, bool PAIRED = false>
 void launch_fast(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
                  cudaStream_t stream) {
   constexpr int kTile = kTileRows<R, J>;
-  launch_fast_kernel<R, J, kTile, kStages<R, kTile, J>>(op, src, w, out, rows, n, k, stream);
+  launch_fast_kernel<R, J, kTile, kStages<R, kTile, J>, Src, false, PAIRED>(op, src, w, out, rows, n, k, stream);
 }
 
 // J = ceil(K / 2048) chunks per lane: up to kMaxJ (K <= kFastMaxK), and up to kMaxJNarrow where R <= 2.
-template <int R, class Src>
+template <int R, class Src, bool PAIRED = false>
 void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
                    cudaStream_t stream) {
   const int64_t j = (k / kChunk + kThreads - 1) / kThreads;
   switch (j) {
-    case 1: return launch_fast<R, 1>(op, src, w, out, rows, n, k, stream);
-    case 2: return launch_fast<R, 2>(op, src, w, out, rows, n, k, stream);
-    case 3: return launch_fast<R, 3>(op, src, w, out, rows, n, k, stream);
-    case 4: return launch_fast<R, 4>(op, src, w, out, rows, n, k, stream);
+    case 1: return launch_fast<R, 1, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
+    case 2: return launch_fast<R, 2, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
+    case 3: return launch_fast<R, 3, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
+    case 4: return launch_fast<R, 4, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
     default: break;
   }
   if constexpr (R <= 2) {
-    if (j == 5) return launch_fast<R, 5>(op, src, w, out, rows, n, k, stream);
-    return launch_fast<R, 6>(op, src, w, out, rows, n, k, stream);
+    if (j == 5) return launch_fast<R, 5, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
+    return launch_fast<R, 6, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
   }
 }
 
@@ -312,6 +334,17 @@ void gemv_bt_packed(const char* op, const Src& src, const bf16* w, bf16* out, in
   constexpr int kTile = 1, kStagesPacked = 4;
   if (rows == 1) return launch_fast_kernel<1, 6, kTile, kStagesPacked, Src, true>(op, src, w, out, rows, n, k, stream);
   launch_fast_kernel<2, 6, kTile, kStagesPacked, Src, true>(op, src, w, out, rows, n, k, stream);
+}
+
+// out[rows, n / 2] = silu_mul(gate, up) of the GEMV's gate rows [0, n / 2) and up rows [n / 2, n) of w (PAIRED above):
+// the fast path's shapes only (rows <= 4, K % 8 == 0, K <= kFastMaxK, or kFastMaxKNarrow for rows <= 2, 16-byte
+// aligned operands; n even), which the caller checks.
+template <class Src>
+void gemv_bt_silu(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
+                  cudaStream_t stream) {
+  if (rows == 1) return launch_fast_r<1, Src, true>(op, src, w, out, rows, n, k, stream);
+  if (rows == 2) return launch_fast_r<2, Src, true>(op, src, w, out, rows, n, k, stream);
+  launch_fast_r<4, Src, true>(op, src, w, out, rows, n, k, stream);
 }
 
 template <int R, class Src>

@@ -1,6 +1,6 @@
 // silu_and_mul on CUDA: a grid-stride loop over the M x I outputs.
-// out[m, i] = bf16( bf16(g / (1 + expf(-g))) * u ), g = in[m, i], u = in[m, I + i]
-// (IEEE division; expf is CUDA's full-precision one, within 2 ulp of e^x). With gate_second the halves swap
+// out[m, i] = bf16( bf16(g / (1 + expf(-g))) * u ), g = in[m, i], u = in[m, I + i] (silu_mul.cuh, which the GEMV's
+// paired epilogue shares; IEEE division; expf is CUDA's full-precision one, within 2 ulp of e^x). With gate_second the halves swap
 // roles: g = in[m, I + i], u = in[m, i]. Rows of 8-aligned width take a vectorised path: each thread turns 8
 // consecutive outputs (16-byte loads and store) of a row with the same per-element arithmetic.
 // Both launch under PDL (pdl.cuh): every block waits for the earlier kernels before its first read (`in`, which the
@@ -14,14 +14,13 @@
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/pdl.cuh"
+#include "engine/ops/cuda/silu_mul.cuh"
 #include "engine/ops/ops.h"
 
 namespace music3::ops {
 namespace {
 
 constexpr int kThreads = 256;
-
-__device__ __forceinline__ bf16 silu_mul(float g, float u) { return to_bf16(round_bf16(g / (1.0f + expf(-g))) * u); }
 
 __global__ void silu_and_mul_kernel(const bf16* in, bf16* __restrict__ out, int64_t inner,
                                     int64_t total, int64_t gate_off, int64_t up_off) {

@@ -106,8 +106,7 @@ void LmDeviceArm::forward(int T) {
     ops::gqa_attention(q_, ga);
     ops::matmul_bt(q_, attn, L.wo, o);
     ops::add_rms_norm(q_, h, o, L.post_norm, cfg_.eps, h, a);  // h += o; a = post_norm(h)
-    ops::matmul_bt(q_, a, L.w_gate_up, gu);
-    ops::silu_and_mul(q_, gu, act);
+    ops::matmul_bt_silu(q_, a, L.w_gate_up, gu, act);  // gu: the unfused path's gate | up
     ops::matmul_bt(q_, act, L.w_down, d);
     if (l + 1 < layers_.size())
       ops::add_rms_norm(q_, h, d, layers_[l + 1].in_norm, cfg_.eps, h, a);  // h += d; a = next input_norm(h)
