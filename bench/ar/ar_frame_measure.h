@@ -13,10 +13,9 @@
 // observed whole iterations. A backend without graphs leaves graphs_ms at 0. Throws what the stage throws.
 // Thread-safety: one thread (the op observer is process-wide while an iteration is observed).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
-
-#include <optional>
 
 #include "bench/support/kernel_timeline.h"
 #include "bench/support/op_timeline.h"

@@ -194,14 +194,16 @@ __global__ void __launch_bounds__(kThreads)
       for (int q = 1; q < kWarps; ++q) sum += partial[parity][q][index];
       return sum;
     };
-    const int r = static_cast<int>(threadIdx.x) / R, m = static_cast<int>(threadIdx.x) % R;
-    const int64_t column = n_begin + t * kColumnsPerTile + r / kRowsPerColumn;
-    if constexpr (PAIRED) {  // the gate row's thread closes its up row's sum too (row r + 1, the same m)
-      if (threadIdx.x < V && r % 2 == 0 && column < n_end && m0 + m < rows_total)
-        out[(m0 + m) * columns + column] =
-            silu_mul(round_bf16(warp_total(threadIdx.x)), round_bf16(warp_total(threadIdx.x + R)));
-    } else if (threadIdx.x < V && column < n_end && m0 + m < rows_total) {
-      out[(m0 + m) * n_total + column] = to_bf16(warp_total(threadIdx.x));
+    if (threadIdx.x < V) {
+      const int r = static_cast<int>(threadIdx.x) / R, m = static_cast<int>(threadIdx.x) % R;
+      const int64_t column = n_begin + t * kColumnsPerTile + r / kRowsPerColumn;
+      if constexpr (PAIRED) {  // the gate row's thread closes its up row's sum too (row r + 1, the same m)
+        if (r % 2 == 0 && column < n_end && m0 + m < rows_total)
+          out[(m0 + m) * columns + column] =
+              silu_mul(round_bf16(warp_total(threadIdx.x)), round_bf16(warp_total(threadIdx.x + R)));
+      } else if (column < n_end && m0 + m < rows_total) {
+        out[(m0 + m) * n_total + column] = to_bf16(warp_total(threadIdx.x));
+      }
     }
   }
 }
