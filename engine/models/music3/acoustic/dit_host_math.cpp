@@ -210,7 +210,7 @@ void attention(const bf16* q, const bf16* k, const bf16* v, int64_t S, int heads
   const int64_t H = int64_t(heads) * head_dim, D = head_dim;
   constexpr int kSumLanes = 8;  // torch's Vectorized<float> width on the default CPU capability
   parallel_for(S * heads, threads_for(S * S * H, threads), [&](int64_t b, int64_t e) {
-    std::vector<float> qf(static_cast<size_t>(D)), acc(static_cast<size_t>(D));
+    std::vector<float> qf(static_cast<size_t>(D)), acc(static_cast<size_t>(D)), pv(static_cast<size_t>(4 * D));
     std::vector<float> s(static_cast<size_t>(kAttentionKeyBlock)), pb(static_cast<size_t>(kAttentionKeyBlock));
     for (int64_t job = b; job < e; ++job) {
       const int64_t row = job / heads, off = (job % heads) * D;
@@ -245,13 +245,19 @@ void attention(const bf16* q, const bf16* k, const bf16* v, int64_t S, int heads
         const float correction = std::exp(run_max - m);
         run_sum = bsum + correction * run_sum;
         run_max = m;
+        // P·V as Ilp4 sums per column d (lane j % 4, the tail into lane 0), walked key by key so each value row is
+        // read contiguously; every lane adds its terms in the same order as a column-by-column walk.
         const int64_t n4 = n - n % 4;
+        std::fill(pv.begin(), pv.end(), 0.0f);
+        for (int64_t j = 0; j < n; ++j) {
+          float* lane = pv.data() + (j < n4 ? j % 4 : 0) * D;
+          const float p = pb[size_t(j)];
+          const bf16* vr = v + (k0 + j) * H + off;
+          for (int64_t d = 0; d < D; ++d) lane[d] += p * to_f32(vr[d]);
+        }
         for (int64_t d = 0; d < D; ++d) {
-          Ilp4 dot;
-          for (int64_t j = 0; j < n4; j += 4)
-            for (int l = 0; l < 4; ++l) dot.p[l] += pb[size_t(j + l)] * to_f32(v[(k0 + j + l) * H + off + d]);
-          for (int64_t j = n4; j < n; ++j) dot.p[0] += pb[size_t(j)] * to_f32(v[(k0 + j) * H + off + d]);
-          acc[size_t(d)] = k0 == 0 ? dot.total() : acc[size_t(d)] * correction + dot.total();
+          const float dot = ((pv[size_t(d)] + pv[size_t(D + d)]) + pv[size_t(2 * D + d)]) + pv[size_t(3 * D + d)];
+          acc[size_t(d)] = k0 == 0 ? dot : acc[size_t(d)] * correction + dot;
         }
       }
       for (int64_t d = 0; d < D; ++d) out[row * H + off + d] = to_bf16(acc[size_t(d)] / run_sum);
