@@ -27,8 +27,8 @@
 //                  [1,N] row broadcast; h_out may be the very view of x or r
 //  matmul_bt_silu  matmul_bt(a, b, gate_up) then silu_and_mul(gate_up, out) for b [2I, K] (gate rows first):
 //                  out [M, I]; gate_up [M, 2I] is the caller's scratch, which a fusing provider need not write.
-//                  Only an opt-in provider takes it (cuda.matmul_bt_silu.gemv); where none is enabled and able (the
-//                  CPU has none), the entry point issues the two ops, so the default path is theirs
+//                  Only a fusing provider takes it (cuda.matmul_bt_silu.gemv); where none is enabled and able (the
+//                  CPU has none), the entry point issues the two ops
 //  kv_append_attention  T = rows(qkv) / B tokens at positions pos .. pos+T-1 (rows t*B .. t*B+B-1
 //                  of qkv and out are token t, B = batch of the caches): for t = 0 .. T-1,
 //                  kv_append at pos + t, then attention_decode of token t's query over

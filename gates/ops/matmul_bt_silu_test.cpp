@@ -1,8 +1,9 @@
 // matmul_bt_silu gate: the fused op against matmul_bt then silu_and_mul issued as two ops on the same device, bit for
 // bit, over the LM's and the depth stage's row counts (1, 2, 3, 4), output widths below and above a grid, K on every
 // GEMV chunk count (J 1 .. 6) and shapes the GEMV's fast path declines (K % 8, operands off 16 bytes): once through
-// the entry point as the default runs it (no fusing provider enabled: it issues the two ops), and on CUDA once more
-// with the opt-in cuda.matmul_bt_silu.gemv switched on, which must take every call it is for.
+// the entry point as the default runs it (on CUDA cuda.matmul_bt_silu.gemv, which must take every call it is for; the
+// CPU has no fusing provider, so its entry issues the two ops), and on CUDA once more with the fusing provider
+// switched off, where the entry issues the two ops and the provider takes nothing.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -56,25 +57,27 @@ bool fused_shape(const Case& c) {
   return c.m <= 4 && c.k % 8 == 0 && c.k <= (c.m <= 2 ? 12288 : 8192) && c.skew % 8 == 0;
 }
 
-// The fusing provider switched on for one scope (it is opt-in: off in every other test).
-struct FusingOn {
-  FusingOn() { ops::registry().set_enabled(kFusing, true); }
-  ~FusingOn() { ops::registry().set_enabled(kFusing, false); }
+// The fusing provider switched off for one scope (on CUDA it is on in every other test).
+struct FusingOff {
+  FusingOff() { ops::registry().set_enabled(kFusing, false); }
+  ~FusingOff() { ops::registry().set_enabled(kFusing, true); }
 };
 
-// The entry point's bits against the two ops', as the default runs it and (CUDA) with the fusing provider on.
+// The entry point's bits against the two ops', as the default runs it and (CUDA) with the fusing provider off.
 void expect_two_ops_bits(const Case& c, const std::vector<bf16>& a, const std::vector<bf16>& b,
                          const std::string& what) {
   const auto two_ops = run(provider_queue(0), c, a, b, false);
   bool enabled = false;
   const uint64_t before = provider_calls(kFusing, enabled);
-  EXPECT_EQ(bits(run(provider_queue(0), c, a, b, true)), bits(two_ops)) << provider_name() << " default, " << what;
-  EXPECT_EQ(provider_calls(kFusing, enabled), before) << kFusing << " took a call while off, " << what;
-  if (!provider_is_cuda()) return;
-  const FusingOn on;
   const auto fused = run(provider_queue(0), c, a, b, true);
-  EXPECT_EQ(provider_calls(kFusing, enabled) - before, fused_shape(c) ? 1u : 0u) << kFusing << " on " << what;
-  EXPECT_EQ(bits(fused), bits(two_ops)) << kFusing << " " << what;
+  const uint64_t taken = provider_calls(kFusing, enabled) - before;
+  EXPECT_EQ(taken, provider_is_cuda() && fused_shape(c) ? 1u : 0u) << kFusing << " by default, " << what;
+  EXPECT_EQ(bits(fused), bits(two_ops)) << provider_name() << " default, " << what;
+  if (!provider_is_cuda()) return;
+  const FusingOff off;
+  const uint64_t off_before = provider_calls(kFusing, enabled);
+  EXPECT_EQ(bits(run(provider_queue(0), c, a, b, true)), bits(two_ops)) << kFusing << " off, " << what;
+  EXPECT_EQ(provider_calls(kFusing, enabled), off_before) << kFusing << " took a call while off, " << what;
 }
 
 TEST(MatmulBtSilu, EqualsMatmulBtThenSiluAndMulBitForBit) {

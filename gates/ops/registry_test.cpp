@@ -21,7 +21,7 @@ std::vector<OpId> all_ops() {
 }
 
 // A fused op whose entry point issues the ops it fuses where no provider takes it (ops.h: matmul_bt_silu, whose one
-// provider is CUDA's opt-in kernel): the CPU runs the ops it fuses, which have their own.
+// provider is CUDA's GEMV kernel): the CPU runs the ops it fuses, which have their own.
 bool composed_by_its_entry(OpId op) { return op == OpId::MatmulBtSilu; }
 
 TEST(OpRegistry, EveryOpHasACpuProvider) {

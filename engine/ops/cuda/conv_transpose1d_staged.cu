@@ -10,6 +10,7 @@
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/launch.h"
 #include "engine/ops/cuda/staged_col2im.cuh"
+#include "engine/ops/cuda/staged_col2im_launch.h"
 #include "engine/ops/vocoder_ops.h"
 
 namespace music3::ops {
@@ -37,17 +38,21 @@ bool conv_transpose1d_staged_supports(const void* args) {
          aligned16(p.cols.data) && aligned16(p.bias.data) && aligned16(p.out.data);
 }
 
-void conv_transpose1d_staged_cuda(const Queue& q, const void* args) {
-  const auto& p = *static_cast<const ConvTranspose1dArgs*>(args);
-  const int64_t batch = p.x.shape[0], len = p.x.shape[1], cout = p.w.shape[1], taps = p.w.shape[2];
-  conv_transpose1d_columns(q, p);
-  const staged_col2im::Plan plan = staged_col2im::plan_for(cout, taps);
-  const staged_col2im::Args a{p.cols.as<const bf16>(), p.bias.as<const bf16>(), p.out.as<bf16>(), len, p.out.shape[1],
-                              static_cast<int>(cout), p.stride, p.pad, plan.channel_block, plan.samples};
-  const dim3 grid(static_cast<unsigned>(staged_col2im::sample_blocks(len, plan)),
-                  static_cast<unsigned>(cout / plan.channel_block), static_cast<unsigned>(batch));
+void staged_col2im_cuda(const Queue& q, const StagedCol2imCall& c) {
+  const staged_col2im::Plan plan = staged_col2im::plan_for(c.cout, 2 * int64_t(c.stride));
+  const staged_col2im::Args a{c.cols, c.bias, c.out, c.len, c.l_out, static_cast<int>(c.cout), c.stride, c.pad,
+                              plan.channel_block, plan.samples};
+  const dim3 grid(static_cast<unsigned>(staged_col2im::sample_blocks(c.len, plan)),
+                  static_cast<unsigned>(c.cout / plan.channel_block), static_cast<unsigned>(c.batch));
   staged_col2im_kernel<<<grid, kThreads, plan.shared_bytes, stream_of(q)>>>(a);
   check_launch("conv_transpose1d staged col2im");
+}
+
+void conv_transpose1d_staged_cuda(const Queue& q, const void* args) {
+  const auto& p = *static_cast<const ConvTranspose1dArgs*>(args);
+  conv_transpose1d_columns(q, p);
+  staged_col2im_cuda(q, {p.cols.as<const bf16>(), p.bias.as<const bf16>(), p.out.as<bf16>(), p.x.shape[0],
+                         p.x.shape[1], p.out.shape[1], p.w.shape[1], p.stride, p.pad});
 }
 
 }  // namespace music3::ops
