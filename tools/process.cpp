@@ -30,15 +30,15 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// In the child: own process group, cwd, environment and output, then exec.
-[[noreturn]] void exec_child(const ProcessSpec& spec, int out_fd, int err_fd) {
+// In the child: own process group, cwd, environment, input (in_fd; < 0: /dev/null) and output, then exec.
+[[noreturn]] void exec_child(const ProcessSpec& spec, int in_fd, int out_fd, int err_fd) {
   setpgid(0, 0);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (out_fd >= 0) dup2(out_fd, STDOUT_FILENO);
   if (err_fd >= 0) dup2(err_fd, STDERR_FILENO);
-  int null_in = open("/dev/null", O_RDONLY);
-  if (null_in >= 0) dup2(null_in, STDIN_FILENO);
+  const int in = in_fd >= 0 ? in_fd : open("/dev/null", O_RDONLY);
+  if (in >= 0) dup2(in, STDIN_FILENO);
   if (!spec.cwd.empty() && chdir(spec.cwd.c_str()) != 0) {
     std::fprintf(stderr, "cannot chdir to %s: %s\n", spec.cwd.c_str(), std::strerror(errno));
     _exit(127);
@@ -52,11 +52,11 @@ double seconds_since(Clock::time_point t0) {
   _exit(127);
 }
 
-pid_t spawn(const ProcessSpec& spec, int out_fd, int err_fd) {
+pid_t spawn(const ProcessSpec& spec, int out_fd, int err_fd, int in_fd = -1) {
   if (spec.argv.empty()) throw std::invalid_argument("run_process: empty command");
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed: " + std::string(std::strerror(errno)));
-  if (pid == 0) exec_child(spec, out_fd, err_fd);
+  if (pid == 0) exec_child(spec, in_fd, out_fd, err_fd);
   setpgid(pid, pid);  // also done in the child; whichever runs first wins the race
   return pid;
 }
@@ -152,6 +152,91 @@ ProcessResult run_process(const ProcessSpec& spec) {
   }
   close(fd);
   return wait_child(pid, spec.timeout_s, t0);
+}
+
+Coprocess::Coprocess(ProcessSpec spec) : spec_(std::move(spec)) {
+  throw_if_interrupted();
+  int in_pipe[2], out_pipe[2];
+  if (pipe2(in_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed: " + std::string(std::strerror(errno)));
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
+    close(in_pipe[0]);
+    close(in_pipe[1]);
+    throw std::runtime_error("pipe failed: " + std::string(std::strerror(errno)));
+  }
+  const std::string path = spec_.log_path.empty() ? "/dev/null" : spec_.log_path;
+  const int log = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  try {
+    if (log < 0) throw std::runtime_error("cannot open log " + path + ": " + std::strerror(errno));
+    pid_ = spawn(spec_, out_pipe[1], log, in_pipe[0]);
+  } catch (...) {
+    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], log})
+      if (fd >= 0) close(fd);
+    throw;
+  }
+  close(log);
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  to_child_ = in_pipe[1];
+  from_child_ = out_pipe[0];
+  std::signal(SIGPIPE, SIG_IGN);  // a child that died answers a write with EPIPE, not a signal
+}
+
+Coprocess::~Coprocess() {
+  if (to_child_ >= 0) close(to_child_);
+  if (from_child_ >= 0) close(from_child_);
+  if (pid_ < 0) return;
+  const auto t0 = Clock::now();
+  int status = 0;
+  while (waitpid(pid_, &status, WNOHANG) == 0 && seconds_since(t0) < 2.0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  kill_group(pid_);
+}
+
+void Coprocess::fail(const std::string& why) {
+  if (pid_ >= 0) kill_group(pid_);
+  pid_ = -1;
+  throw std::runtime_error(join_command(spec_.argv) + ": " + why + " (its stderr: " + spec_.log_path + ")");
+}
+
+std::string Coprocess::request(const std::string& line) {
+  if (pid_ < 0) throw std::runtime_error(join_command(spec_.argv) + ": the child is gone");
+  const std::string out = line + "\n";
+  for (size_t sent = 0; sent < out.size();) {
+    const ssize_t n = write(to_child_, out.data() + sent, out.size() - sent);
+    if (n < 0 && errno == EINTR) {
+      throw_if_interrupted();
+      continue;
+    }
+    if (n < 0) fail("cannot write a request: " + std::string(std::strerror(errno)));
+    sent += size_t(n);
+  }
+  const auto t0 = Clock::now();
+  for (;;) {
+    if (const size_t eol = pending_.find('\n'); eol != std::string::npos) {
+      std::string reply = pending_.substr(0, eol);
+      pending_.erase(0, eol + 1);
+      return reply;
+    }
+    if (int sig = pending_interrupt()) {
+      kill_group(pid_);
+      pid_ = -1;
+      throw_interrupt(sig);
+    }
+    if (spec_.timeout_s > 0 && seconds_since(t0) > spec_.timeout_s)
+      fail("no reply within " + std::to_string(spec_.timeout_s) + " s");
+    pollfd p{from_child_, POLLIN, 0};
+    if (poll(&p, 1, 100) <= 0) continue;  // nothing yet, or EINTR: the loop checks the interrupt and the time
+    char buf[4096];
+    const ssize_t n = read(from_child_, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      int status = 0;
+      const std::string how = waitpid(pid_, &status, 0) == pid_ ? result_from_status(status, 0).describe() : "gone";
+      pid_ = -1;
+      fail("ended (" + how + ") before answering");
+    }
+    pending_.append(buf, size_t(n));
+  }
 }
 
 Captured capture(const std::vector<std::string>& argv, const std::string& cwd) {

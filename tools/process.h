@@ -55,6 +55,30 @@ int pending_interrupt();  // the caught signal, or 0
 void throw_if_interrupted();
 
 ProcessResult run_process(const ProcessSpec& spec);
+
+// A child that answers each request line on its stdin with one line on its stdout, in its own process group (so
+// a tool pays a slow start, e.g. python importing torch, once and not per request); its stderr goes to
+// spec.log_path, and spec.timeout_s bounds each request (0: no bound). request() writes the line and returns the
+// reply without its newline; it throws std::runtime_error naming the command and how the child ended when the child
+// is gone or did not answer in time (the group is then killed; the object is spent), and Interrupted on SIGINT or
+// SIGTERM. The destructor closes the child's stdin, gives it 2 s to exit, then kills its group. Constructing one
+// ignores SIGPIPE process-wide (a write to a child that died fails with EPIPE instead of ending the process).
+// Thread-safety: one owner, not thread-safe.
+class Coprocess {
+ public:
+  explicit Coprocess(ProcessSpec spec);
+  ~Coprocess();
+  Coprocess(const Coprocess&) = delete;
+  Coprocess& operator=(const Coprocess&) = delete;
+  std::string request(const std::string& line);
+
+ private:
+  [[noreturn]] void fail(const std::string& why);
+  ProcessSpec spec_;
+  int pid_ = -1;
+  int to_child_ = -1, from_child_ = -1;
+  std::string pending_;  // bytes read past the last reply's newline
+};
 Captured capture(const std::vector<std::string>& argv, const std::string& cwd);
 // capture() that throws std::runtime_error naming the command, its status and stderr
 // unless the command succeeded; returns its stdout.

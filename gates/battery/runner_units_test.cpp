@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -305,6 +306,7 @@ TEST(JudgeExpectation, OutcomeMustMatch) {
 }
 
 using ProcessTest = TempDir;
+using music3::tools::Coprocess;
 
 TEST_F(ProcessTest, ExitStatusSignalAndTimeout) {
   std::string log = dir_ + "/log";
@@ -320,6 +322,31 @@ TEST_F(ProcessTest, ExitStatusSignalAndTimeout) {
   ProcessResult env = run_process({{"/bin/sh", "-c", "test \"$X\" = y && test \"$PWD\" = \"$D\""}, dir_,
                                    {{"X", "y"}, {"D", fs::canonical(dir_).string()}}, "", 0});
   EXPECT_TRUE(env.ok()) << env.describe();
+}
+
+// A coprocess answers line by line, keeps its stderr in the log, and a child that dies or stalls becomes an error
+// naming the command, never a hang.
+TEST_F(ProcessTest, CoprocessAnswersEachLineAndReportsAChildThatEndsOrStalls) {
+  const std::string log = dir_ + "/log";
+  {
+    Coprocess echo({{"/bin/sh", "-c", "echo started >&2; while read l; do echo \"got $l\"; done"}, "", {}, log, 5});
+    EXPECT_EQ(echo.request("a"), "got a");
+    EXPECT_EQ(echo.request("b c"), "got b c");
+  }
+  EXPECT_EQ(read_file_bytes(log), "started\n");
+  Coprocess once({{"/bin/sh", "-c", "read l; echo one; exit 4"}, "", {}, "", 5});
+  EXPECT_EQ(once.request("x"), "one");
+  try {
+    once.request("y");
+    ADD_FAILURE() << "a request to a child that exited returned";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("exit 4"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(once.request("z"), std::runtime_error);  // spent
+  Coprocess mute({{"/bin/sh", "-c", "sleep 30"}, "", {}, "", 0.3});
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_THROW(mute.request("x"), std::runtime_error);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
 }
 
 TEST(Capture, SeparatesOutputAndError) {

@@ -3,8 +3,11 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "engine/io/safetensors.h"
@@ -26,13 +29,41 @@ std::string read_all(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-// Runs the reader with `args` after the script, its output in `log`; returns "" when it succeeded, else the command,
-// how it ended and its log.
+// The reader serving this process's requests (independent_reader.py serve), started on first use: the gates ask it
+// for 2 to 24 commands each, and python with torch took ~1.5 s to start per command (the acoustic loader gate: 40 s
+// of which 24 commands' starts were ~35). Its own stderr goes to a log beside the temporary files, removed at exit.
+struct ReaderServer {
+  const std::string log = (std::filesystem::temp_directory_path() /
+                           ("independent_reader_" + std::to_string(::getpid()) + ".log")).string();
+  tools::Coprocess child{{{oracle_python(), reader_script(), "serve"}, "", {}, log, 900}};
+  ~ReaderServer() {
+    std::error_code ec;
+    std::filesystem::remove(log, ec);
+  }
+};
+
+// Runs the reader command `args`, its output appended to `log`; returns "" when it succeeded, else the command, how
+// it ended and its log. A server that died is replaced for the next command.
 std::string reader_failure(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> argv{oracle_python(), reader_script()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  const tools::ProcessResult r = tools::run_process({argv, "", {}, log, 900});
-  return r.ok() ? "" : tools::join_command(argv) + ": " + r.describe() + "\n" + read_all(log);
+  static std::unique_ptr<ReaderServer> server;
+  const std::string command = tools::join_command(args);
+  std::string reply;
+  try {
+    if (!server) server = std::make_unique<ReaderServer>();
+    nlohmann::json request = args;
+    request.push_back(log);
+    reply = server->child.request(request.dump());
+  } catch (const tools::Interrupted&) {
+    throw;
+  } catch (const std::exception& e) {
+    server.reset();
+    return "independent_reader.py " + command + ": " + e.what() + "\n" + read_all(log);
+  }
+  const nlohmann::json answer = nlohmann::json::parse(reply, nullptr, false);
+  if (answer.is_discarded() || !answer.contains("exit"))
+    return "independent_reader.py " + command + ": the server answered \"" + reply + "\"\n" + read_all(log);
+  const int status = answer["exit"].get<int>();
+  return status == 0 ? "" : "independent_reader.py " + command + ": exit " + std::to_string(status) + "\n" + read_all(log);
 }
 
 void run_reader(const std::vector<std::string>& args, const std::string& log) {

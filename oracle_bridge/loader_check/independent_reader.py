@@ -21,12 +21,18 @@ engine's loader made resident is compared with it bit for bit.
       with each other on 1 element in 3.6 million), so it cannot be a bit-exact reference; the JSON's
       "weight_norm_kernel_disagrees" counts, without failing, the elements where its f32 kernel differs from this
       reference.
+  independent_reader.py serve
+      One request per stdin line, a JSON array: a command above with its arguments, then the log path its output
+      is appended to; answers each with one stdout line {"exit": STATUS} (3: the command raised, its traceback in the
+      log). So a gate pays python's and torch's start once, not per command (gates/lib/independent_reader.cpp).
 """
+import contextlib
 import json
 import pathlib
 import re
 import shutil
 import sys
+import traceback
 
 import torch
 from safetensors import safe_open
@@ -131,7 +137,24 @@ def compare(checkpoint, resident):
     return 1 if report["mismatched"] or report["tensors"] == 0 else 0
 
 
+def serve():
+    replies = sys.stdout
+    for line in sys.stdin:
+        request = json.loads(line)
+        with open(request[-1], "a") as log, contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+            try:
+                status = main([sys.argv[0]] + request[:-1])
+            except Exception:  # the request's failure, not the server's: reported, and the next request served
+                traceback.print_exc()
+                status = 3
+        replies.write(json.dumps({"exit": status}) + "\n")
+        replies.flush()
+    return 0
+
+
 def main(argv):
+    if argv[1:] == ["serve"]:
+        return serve()
     if len(argv) == 5 and argv[1] == "f32-copy":
         f32_copy(argv[2], argv[3], argv[4])
         return 0
