@@ -24,7 +24,7 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.attention_decode", OpId::AttentionDecode, DeviceType::CUDA, 0, attention_decode_cuda});
   r.add({"cuda.silu_and_mul", OpId::SiluAndMul, DeviceType::CUDA, 0, silu_and_mul_cuda});
   // The gate_up GEMV with its silu_and_mul in the epilogue (matmul_bt_silu.cu): the two ops' bits in one kernel.
-  // On an H100 at 9bd4e1e it took the LM step at K/V 300 from 5.57 to 5.34 ms and the depth frame from 3.39 to
+  // On an H100 at 889f101 it took the LM step at K/V 300 from 5.57 to 5.34 ms and the depth frame from 3.39 to
   // 3.29 ms (ab-bench, one binary); MUSIC3_DISABLE_PROVIDERS=cuda.matmul_bt_silu.gemv gives the call back to
   // ops.h's two ops.
   r.add({"cuda.matmul_bt_silu.gemv", OpId::MatmulBtSilu, DeviceType::CUDA, 1, matmul_bt_silu_gemv_cuda,
