@@ -187,8 +187,11 @@ Coprocess::~Coprocess() {
   if (pid_ < 0) return;
   const auto t0 = Clock::now();
   int status = 0;
-  while (waitpid(pid_, &status, WNOHANG) == 0 && seconds_since(t0) < 2.0)
+  for (;;) {  // not wait_child(): a destructor must not throw its Interrupted
+    if (waitpid(pid_, &status, WNOHANG) != 0) return;  // reaped (or not ours): nothing left to kill
+    if (seconds_since(t0) >= 2.0) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   kill_group(pid_);
 }
 
@@ -229,9 +232,8 @@ std::string Coprocess::request(const std::string& line) {
     char buf[4096];
     const ssize_t n = read(from_child_, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      int status = 0;
-      const std::string how = waitpid(pid_, &status, 0) == pid_ ? result_from_status(status, 0).describe() : "gone";
+    if (n <= 0) {  // its stdout closed: reap it (a child that lingers is killed after 2 s)
+      const std::string how = wait_child(pid_, 2.0, Clock::now()).describe();
       pid_ = -1;
       fail("ended (" + how + ") before answering");
     }

@@ -30,15 +30,9 @@ TEST(StagedCol2imCuda, KernelGivesTheContractBits) {
     out_d.poison();
     ops::staged_col2im_cuda(q, {cols_d.tensor().as<const bf16>(), bias_d.tensor().as<const bf16>(),
                                 out_d.tensor().as<bf16>(), c.batch, c.len, c.l_out(), c.cout, c.stride, c.pad()});
-    const auto got = out_d.download<bf16>();
-    const auto want = contract_col2im(c, cols, bias);
-    size_t differ = 0;
-    for (size_t i = 0; i < want.size(); ++i) differ += want[i].bits != got[i].bits;
-    const std::string what = "cout " + std::to_string(c.cout) + " stride " + std::to_string(c.stride) + " len " +
-                             std::to_string(c.len);
-    std::printf("staged col2im (cuda): %s: %zu of %zu outputs differ from the contract\n", what.c_str(), differ,
-                want.size());
-    EXPECT_EQ(differ, 0u) << what;
+    expect_contract_bits(c, cols, bias, out_d.download<bf16>(),
+                         "cuda, cout " + std::to_string(c.cout) + " stride " + std::to_string(c.stride) + " len " +
+                             std::to_string(c.len));
   }
 }
 

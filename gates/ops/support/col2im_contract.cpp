@@ -1,5 +1,9 @@
 #include "gates/ops/support/col2im_contract.h"
 
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
 namespace music3::optest {
 
 std::vector<Col2imCase> col2im_cases() {
@@ -22,6 +26,16 @@ std::vector<bf16> contract_col2im(const Col2imCase& c, const std::vector<bf16>& 
         out[size_t((b * l_out + t) * c.cout + co)] = to_bf16(acc + to_f32(bias[size_t(co)]));
       }
   return out;
+}
+
+void expect_contract_bits(const Col2imCase& c, const std::vector<bf16>& cols, const std::vector<bf16>& bias,
+                          const std::vector<bf16>& out, const std::string& what) {
+  const auto want = contract_col2im(c, cols, bias);
+  ASSERT_EQ(out.size(), want.size()) << what;
+  size_t differ = 0;
+  for (size_t i = 0; i < want.size(); ++i) differ += want[i].bits != out[i].bits;
+  std::printf("staged col2im: %s: %zu of %zu outputs differ from the contract\n", what.c_str(), differ, want.size());
+  EXPECT_EQ(differ, 0u) << what;
 }
 
 }  // namespace music3::optest

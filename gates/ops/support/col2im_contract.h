@@ -2,6 +2,7 @@
 // the CUDA kernel alone).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/core/bf16.h"
@@ -25,5 +26,10 @@ std::vector<Col2imCase> col2im_cases();
 // cols [B, L, Cout K] ([co][k]) to out [B, Lout, Cout]: taps k = u mod s, u mod s + s, ... in ascending order
 // (l = (u - k) / s < L), each addition rounded to bf16, then the bias with one more rounding.
 std::vector<bf16> contract_col2im(const Col2imCase& c, const std::vector<bf16>& cols, const std::vector<bf16>& bias);
+
+// A gate's check: `out` of `cols` and `bias` equals the contract bit for bit; prints how many outputs differ and
+// fails the current test (EXPECT) naming `what` otherwise.
+void expect_contract_bits(const Col2imCase& c, const std::vector<bf16>& cols, const std::vector<bf16>& bias,
+                          const std::vector<bf16>& out, const std::string& what);
 
 }  // namespace music3::optest
