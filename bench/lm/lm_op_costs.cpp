@@ -44,10 +44,17 @@ OpCost label(const lm::LmConfig& c, int kv, ops::OpId op, const void* args) {
       const auto& p = *static_cast<const ops::SiluAndMulArgs*>(args);
       return {"silu_and_mul", 0, tensor_bytes({&p.gate_up, &p.out})};
     }
-    case OpId::MatmulBtSilu: {  // the opt-in fused gate_up + silu_and_mul: the GEMV's weights, activations and out
+    case OpId::MatmulBtSilu: {  // the fused gate_up + silu_and_mul: the GEMV's weights, activations and out
       const auto& p = *static_cast<const ops::MatmulBtSiluArgs*>(args);
       const int64_t m = p.a.shape[0], n = p.b.shape[0], k = p.a.shape[1];
       return {"matmul_bt_silu gate_up", 2.0 * double(m) * double(n) * double(k), tensor_bytes({&p.a, &p.b, &p.out})};
+    }
+    case OpId::AddRmsNormMatmulBt: {  // add_rms_norm in the next GEMV's prologue: the norm's and the GEMV's bytes
+      const auto& p = *static_cast<const ops::AddRmsNormMatmulArgs*>(args);
+      const int64_t m = p.h_out.shape[0], n = p.b.shape[0], k = p.h_out.shape[1];
+      const std::string gemm = p.gate_up.data ? "matmul_bt_silu gate_up" : gemm_role(c, n, k);
+      return {"add_rms_norm + " + gemm, 2.0 * double(m) * double(n) * double(k),
+              tensor_bytes({&p.x, &p.r, &p.w, &p.h_out, &p.b, &p.out})};
     }
     case OpId::GqaAttention: {
       const auto& p = *static_cast<const ops::GqaAttentionArgs*>(args);

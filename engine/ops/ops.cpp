@@ -28,6 +28,70 @@ void check_rows_or_broadcast(const char* op, const char* arg, const Tensor& t, i
     fail_scalar(op, arg, "must have " + std::to_string(rows) + " rows or 1 (row broadcast), got " + t.describe());
 }
 
+// matmul_bt's arguments (ops.h), named as `op`'s.
+void check_matmul_bt(const char* op, const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out,
+                     const Tensor& bias) {
+  check_tensor(op, "a", a, DType::BF16, 2, q);
+  check_tensor(op, "b", b, DType::BF16, 2, q);
+  check_tensor(op, "out", out, DType::BF16, 2, q);
+  check_dim(op, "b", b, 1, a.shape[1], "K of 'a'");
+  check_dim(op, "out", out, 0, a.shape[0], "M of 'a'");
+  check_dim(op, "out", out, 1, b.shape[0], "N of 'b'");
+  check_disjoint(op, "out", out, "a", a);
+  check_disjoint(op, "out", out, "b", b);
+  if (bias.data) {
+    check_tensor(op, "bias", bias, DType::BF16, 1, q);
+    check_dim(op, "bias", bias, 0, b.shape[0], "N of 'b'");
+    check_disjoint(op, "out", out, "bias", bias);
+  }
+}
+
+// matmul_bt_silu's arguments (ops.h), named as `op`'s.
+void check_matmul_bt_silu(const char* op, const Queue& q, const Tensor& a, const Tensor& b, const Tensor& gate_up,
+                          const Tensor& out) {
+  check_tensor(op, "a", a, DType::BF16, 2, q);
+  check_tensor(op, "b", b, DType::BF16, 2, q);
+  check_tensor(op, "gate_up", gate_up, DType::BF16, 2, q);
+  check_tensor(op, "out", out, DType::BF16, 2, q);
+  check_dim(op, "b", b, 1, a.shape[1], "K of 'a'");
+  if (b.shape[0] % 2 != 0) fail_scalar(op, "b", "must have an even row count (gate rows | up rows), got " + b.describe());
+  check_dim(op, "gate_up", gate_up, 0, a.shape[0], "M of 'a'");
+  check_dim(op, "gate_up", gate_up, 1, b.shape[0], "N of 'b'");
+  check_dim(op, "out", out, 0, a.shape[0], "M of 'a'");
+  check_dim(op, "out", out, 1, b.shape[0] / 2, "half the rows of 'b'");
+  for (const auto& [name, t] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
+    check_disjoint(op, "gate_up", gate_up, name, *t);
+    check_disjoint(op, "out", out, name, *t);
+  }
+  check_disjoint(op, "out", out, "gate_up", gate_up);
+}
+
+// add_rms_norm's arguments (ops.h), named as `op`'s; h_out may be the very view of x or r only when
+// `h_out_may_alias`.
+void check_add_rms_norm(const char* op, const Queue& q, const Tensor& x, const Tensor& r, const Tensor& w, float eps,
+                        const Tensor& h_out, const Tensor& a_out, bool h_out_may_alias) {
+  check_tensor(op, "x", x, DType::BF16, 2, q);
+  check_tensor(op, "r", r, DType::BF16, 2, q);
+  check_tensor(op, "w", w, DType::BF16, 1, q);
+  check_tensor(op, "h_out", h_out, DType::BF16, 2, q);
+  check_tensor(op, "a_out", a_out, DType::BF16, 2, q);
+  // h_out is [M,N]; each of x and r is [M,N] or a [1,N] row broadcast over the M rows.
+  const int64_t rows = h_out.shape[0], cols = h_out.shape[1];
+  check_rows_or_broadcast(op, "x", x, rows, cols, "'h_out'");
+  check_rows_or_broadcast(op, "r", r, rows, cols, "'h_out'");
+  check_dim(op, "w", w, 0, cols, "N of 'h_out'");
+  check_dim(op, "a_out", a_out, 0, rows, "M of 'h_out'");
+  check_dim(op, "a_out", a_out, 1, cols, "N of 'h_out'");
+  check_disjoint(op, "h_out", h_out, "x", x, h_out_may_alias);
+  check_disjoint(op, "h_out", h_out, "r", r, h_out_may_alias);
+  check_disjoint(op, "h_out", h_out, "w", w);
+  check_disjoint(op, "a_out", a_out, "x", x);
+  check_disjoint(op, "a_out", a_out, "r", r);
+  check_disjoint(op, "a_out", a_out, "w", w);
+  check_disjoint(op, "a_out", a_out, "h_out", h_out);
+  if (!(eps >= 0.0f) || !std::isfinite(eps)) fail_scalar(op, "eps", "must be finite and >= 0, got " + std::to_string(eps));
+}
+
 }  // namespace
 
 void rms_norm(const Queue& q, const Tensor& x, const Tensor& w, float eps, const Tensor& out) {
@@ -46,20 +110,7 @@ void rms_norm(const Queue& q, const Tensor& x, const Tensor& w, float eps, const
 }
 
 void matmul_bt(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& out, const Tensor& bias) {
-  const char* op = "matmul_bt";
-  check_tensor(op, "a", a, DType::BF16, 2, q);
-  check_tensor(op, "b", b, DType::BF16, 2, q);
-  check_tensor(op, "out", out, DType::BF16, 2, q);
-  check_dim(op, "b", b, 1, a.shape[1], "K of 'a'");
-  check_dim(op, "out", out, 0, a.shape[0], "M of 'a'");
-  check_dim(op, "out", out, 1, b.shape[0], "N of 'b'");
-  check_disjoint(op, "out", out, "a", a);
-  check_disjoint(op, "out", out, "b", b);
-  if (bias.data) {
-    check_tensor(op, "bias", bias, DType::BF16, 1, q);
-    check_dim(op, "bias", bias, 0, b.shape[0], "N of 'b'");
-    check_disjoint(op, "out", out, "bias", bias);
-  }
+  check_matmul_bt("matmul_bt", q, a, b, out, bias);
   MatmulBTArgs args{a, b, out, bias};
   run(OpId::MatmulBT, q, &args);
 }
@@ -107,22 +158,7 @@ void silu_and_mul(const Queue& q, const Tensor& gate_up, const Tensor& out, bool
 }
 
 void matmul_bt_silu(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& gate_up, const Tensor& out) {
-  const char* op = "matmul_bt_silu";
-  check_tensor(op, "a", a, DType::BF16, 2, q);
-  check_tensor(op, "b", b, DType::BF16, 2, q);
-  check_tensor(op, "gate_up", gate_up, DType::BF16, 2, q);
-  check_tensor(op, "out", out, DType::BF16, 2, q);
-  check_dim(op, "b", b, 1, a.shape[1], "K of 'a'");
-  if (b.shape[0] % 2 != 0) fail_scalar(op, "b", "must have an even row count (gate rows | up rows), got " + b.describe());
-  check_dim(op, "gate_up", gate_up, 0, a.shape[0], "M of 'a'");
-  check_dim(op, "gate_up", gate_up, 1, b.shape[0], "N of 'b'");
-  check_dim(op, "out", out, 0, a.shape[0], "M of 'a'");
-  check_dim(op, "out", out, 1, b.shape[0] / 2, "half the rows of 'b'");
-  for (const auto& [name, t] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
-    check_disjoint(op, "gate_up", gate_up, name, *t);
-    check_disjoint(op, "out", out, name, *t);
-  }
-  check_disjoint(op, "out", out, "gate_up", gate_up);
+  check_matmul_bt_silu("matmul_bt_silu", q, a, b, gate_up, out);
   const MatmulBtSiluArgs args{a, b, gate_up, out};
   if (registry().find(OpId::MatmulBtSilu, q.device, &args)) {
     run(OpId::MatmulBtSilu, q, &args);
@@ -234,29 +270,34 @@ void exp_draws(const Queue& q, uint64_t seed, uint64_t frame, uint32_t step, con
 
 void add_rms_norm(const Queue& q, const Tensor& x, const Tensor& r, const Tensor& w, float eps, const Tensor& h_out,
                   const Tensor& a_out) {
-  const char* op = "add_rms_norm";
-  check_tensor(op, "x", x, DType::BF16, 2, q);
-  check_tensor(op, "r", r, DType::BF16, 2, q);
-  check_tensor(op, "w", w, DType::BF16, 1, q);
-  check_tensor(op, "h_out", h_out, DType::BF16, 2, q);
-  check_tensor(op, "a_out", a_out, DType::BF16, 2, q);
-  // h_out is [M,N]; each of x and r is [M,N] or a [1,N] row broadcast over the M rows.
-  const int64_t rows = h_out.shape[0], cols = h_out.shape[1];
-  check_rows_or_broadcast(op, "x", x, rows, cols, "'h_out'");
-  check_rows_or_broadcast(op, "r", r, rows, cols, "'h_out'");
-  check_dim(op, "w", w, 0, cols, "N of 'h_out'");
-  check_dim(op, "a_out", a_out, 0, rows, "M of 'h_out'");
-  check_dim(op, "a_out", a_out, 1, cols, "N of 'h_out'");
-  check_disjoint(op, "h_out", h_out, "x", x, /*exact_alias_ok=*/true);
-  check_disjoint(op, "h_out", h_out, "r", r, /*exact_alias_ok=*/true);
-  check_disjoint(op, "h_out", h_out, "w", w);
-  check_disjoint(op, "a_out", a_out, "x", x);
-  check_disjoint(op, "a_out", a_out, "r", r);
-  check_disjoint(op, "a_out", a_out, "w", w);
-  check_disjoint(op, "a_out", a_out, "h_out", h_out);
-  if (!(eps >= 0.0f) || !std::isfinite(eps)) fail_scalar(op, "eps", "must be finite and >= 0, got " + std::to_string(eps));
+  check_add_rms_norm("add_rms_norm", q, x, r, w, eps, h_out, a_out, /*h_out_may_alias=*/true);
   AddRmsNormArgs a{x, r, w, h_out, a_out, eps};
   run(OpId::AddRmsNorm, q, &a);
+}
+
+void add_rms_norm_matmul_bt(const Queue& q, const AddRmsNormMatmulArgs& p) {
+  const char* op = "add_rms_norm_matmul_bt";
+  // Out of place: a fusing provider writes h_out while other blocks still read x and r.
+  check_add_rms_norm(op, q, p.x, p.r, p.w, p.eps, p.h_out, p.a_out, /*h_out_may_alias=*/false);
+  if (p.gate_up.data)
+    check_matmul_bt_silu(op, q, p.a_out, p.b, p.gate_up, p.out);
+  else
+    check_matmul_bt(op, q, p.a_out, p.b, p.out, {});
+  for (const auto& [name, t] : {std::pair{"x", &p.x}, std::pair{"r", &p.r}, std::pair{"w", &p.w},
+                                std::pair{"h_out", &p.h_out}}) {
+    check_disjoint(op, "out", p.out, name, *t);
+    if (p.gate_up.data) check_disjoint(op, "gate_up", p.gate_up, name, *t);
+  }
+  check_disjoint(op, "h_out", p.h_out, "b", p.b);
+  if (registry().find(OpId::AddRmsNormMatmulBt, q.device, &p)) {
+    run(OpId::AddRmsNormMatmulBt, q, &p);
+    return;
+  }
+  add_rms_norm(q, p.x, p.r, p.w, p.eps, p.h_out, p.a_out);  // no fusing provider enabled and able: the two ops
+  if (p.gate_up.data)
+    matmul_bt_silu(q, p.a_out, p.b, p.gate_up, p.out);
+  else
+    matmul_bt(q, p.a_out, p.b, p.out);
 }
 
 void kv_append_attention(const Queue& q, const Tensor& qkv, const Tensor& k_cache, const Tensor& v_cache, int pos,

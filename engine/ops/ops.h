@@ -29,6 +29,11 @@
 //                  out [M, I]; gate_up [M, 2I] is the caller's scratch, which a fusing provider need not write.
 //                  Only a fusing provider takes it (cuda.matmul_bt_silu.gemv); where none is enabled and able (the
 //                  CPU has none), the entry point issues the two ops
+//  add_rms_norm_matmul_bt  add_rms_norm(x, r, w, eps, h_out, a_out) then matmul_bt(a_out, b, out), or with gate_up
+//                  given, matmul_bt_silu(a_out, b, gate_up, out); h_out must not overlap x or r (a fusing provider
+//                  writes it while its other blocks still read them), a_out and gate_up are the caller's scratch, which
+//                  a fusing provider need not write. Only a fusing provider takes it (cuda.add_rms_norm_matmul_bt.gemv);
+//                  elsewhere the entry point issues the ops. A shape refusal names the matmul's operand 'a' for a_out
 //  kv_append_attention  T = rows(qkv) / B tokens at positions pos .. pos+T-1 (rows t*B .. t*B+B-1
 //                  of qkv and out are token t, B = batch of the caches): for t = 0 .. T-1,
 //                  kv_append at pos + t, then attention_decode of token t's query over
@@ -92,6 +97,12 @@ struct KvAppendAttentionArgs {
 struct MatmulBtSiluArgs {
   Tensor a, b, gate_up, out;  // a [M, K], b [2I, K], gate_up [M, 2I] (scratch), out [M, I]
 };
+struct AddRmsNormMatmulArgs {
+  Tensor x, r, w, h_out, a_out;  // add_rms_norm's: x, r [M, K] (or a [1, K] row broadcast), w [K], h_out and a_out [M, K]
+  float eps;
+  Tensor b, out;                 // b [N, K], out [M, N]; with gate_up: b [2I, K], out [M, I]
+  Tensor gate_up = {};           // optional [M, 2I] (data == nullptr: the plain matmul_bt)
+};
 struct ExpDrawsArgs {
   Tensor out;  // f32 [S, V] (a [V] call: S = 1); row s keyed by step + s
   uint64_t seed, frame;
@@ -112,6 +123,7 @@ void exp_draws(const Queue& q, uint64_t seed, uint64_t frame, uint32_t step, con
 void matmul_bt_silu(const Queue& q, const Tensor& a, const Tensor& b, const Tensor& gate_up, const Tensor& out);
 void add_rms_norm(const Queue& q, const Tensor& x, const Tensor& r, const Tensor& w, float eps, const Tensor& h_out,
                   const Tensor& a_out);
+void add_rms_norm_matmul_bt(const Queue& q, const AddRmsNormMatmulArgs& args);
 void kv_append_attention(const Queue& q, const Tensor& qkv, const Tensor& k_cache, const Tensor& v_cache, int pos,
                          int heads, float scale, const Tensor& out);
 

@@ -32,6 +32,7 @@ std::string op_name(OpId op) {
     case OpId::LmSample: return "lm_sample";
     case OpId::FeedbackEmbedding: return "feedback_embedding";
     case OpId::MatmulBtSilu: return "matmul_bt_silu";
+    case OpId::AddRmsNormMatmulBt: return "add_rms_norm_matmul_bt";
     case OpId::kCount: break;
   }
   return "op#" + std::to_string(static_cast<int>(op));

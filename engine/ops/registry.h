@@ -64,6 +64,7 @@ enum class OpId : uint8_t {
   LmSample,
   FeedbackEmbedding,
   MatmulBtSilu,
+  AddRmsNormMatmulBt,
   kCount
 };
 std::string op_name(OpId op);

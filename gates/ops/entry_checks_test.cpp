@@ -130,6 +130,42 @@ TEST(EntryChecks, MatmulBtSilu) {
   expect_refused([&] { matmul_bt_silu(kCpu, a, b, gu, over); }, "matmul_bt_silu", "out");
 }
 
+TEST(EntryChecks, AddRmsNormMatmulBt) {
+  Arena m;
+  const Tensor x = m.make(DType::BF16, {2, 32}), r = m.make(DType::BF16, {2, 32}), w = m.make(DType::BF16, {32});
+  const Tensor h = m.make(DType::BF16, {2, 32}), a = m.make(DType::BF16, {2, 32}), b = m.make(DType::BF16, {16, 32});
+  const Tensor out = m.make(DType::BF16, {2, 16}), gu = m.make(DType::BF16, {2, 16}), act = m.make(DType::BF16, {2, 8});
+  const AddRmsNormMatmulArgs plain{.x = x, .r = r, .w = w, .h_out = h, .a_out = a, .eps = 1e-6f, .b = b, .out = out};
+  const AddRmsNormMatmulArgs silu{.x = x, .r = r, .w = w, .h_out = h, .a_out = a, .eps = 1e-6f, .b = b, .out = act,
+                                  .gate_up = gu};
+  EXPECT_NO_THROW(add_rms_norm_matmul_bt(kCpu, plain));
+  EXPECT_NO_THROW(add_rms_norm_matmul_bt(kCpu, silu));
+  const char* op = "add_rms_norm_matmul_bt";
+  auto with = [](AddRmsNormMatmulArgs p, auto edit) {
+    edit(p);
+    return p;
+  };
+  // In place is add_rms_norm's form, not this op's: a fusing provider writes h_out while its blocks read x and r.
+  expect_refused([&] { add_rms_norm_matmul_bt(kCpu, with(plain, [&](auto& p) { p.h_out = x; })); }, op, "h_out");
+  expect_refused([&] { add_rms_norm_matmul_bt(kCpu, with(plain, [&](auto& p) { p.h_out = r; })); }, op, "h_out");
+  expect_refused([&] { add_rms_norm_matmul_bt(kCpu, with(plain, [&](auto& p) { p.eps = -1.0f; })); }, op, "eps");
+  expect_refused(
+      [&] { add_rms_norm_matmul_bt(kCpu, with(plain, [&](auto& p) { p.b = m.make(DType::BF16, {16, 31}); })); }, op,
+      "b");
+  expect_refused(
+      [&] { add_rms_norm_matmul_bt(kCpu, with(plain, [&](auto& p) { p.out = m.make(DType::BF16, {2, 15}); })); }, op,
+      "out");
+  expect_refused(
+      [&] { add_rms_norm_matmul_bt(kCpu, with(silu, [&](auto& p) { p.out = m.make(DType::BF16, {2, 16}); })); }, op,
+      "out");
+  expect_refused(
+      [&] { add_rms_norm_matmul_bt(kCpu, with(silu, [&](auto& p) { p.gate_up = m.make(DType::BF16, {2, 8}); })); },
+      op, "gate_up");
+  Tensor over_x = out;  // out's bytes inside x's
+  over_x.data = x.data;
+  expect_refused([&] { add_rms_norm_matmul_bt(kCpu, with(plain, [&](auto& p) { p.out = over_x; })); }, op, "out");
+}
+
 TEST(EntryChecks, Add) {
   Arena m;
   const Tensor a = m.make(DType::BF16, {3, 16}), b = m.make(DType::BF16, {3, 16}), row = m.make(DType::BF16, {1, 16});
@@ -251,6 +287,13 @@ TEST(EntryChecks, MissingProviderNamesOpAndDevice) {
        [&] {
          add_rms_norm(q, x, t(DType::BF16, {1, 64}), t(DType::BF16, {64}), 1e-6f, t(DType::BF16, {2, 64}),
                       t(DType::BF16, {2, 64}));
+       }},
+      // add_rms_norm_matmul_bt with no provider enabled issues add_rms_norm first, which names itself.
+      {"add_rms_norm",
+       [&] {
+         add_rms_norm_matmul_bt(q, {.x = x, .r = t(DType::BF16, {2, 64}), .w = t(DType::BF16, {64}),
+                                    .h_out = t(DType::BF16, {2, 64}), .a_out = t(DType::BF16, {2, 64}), .eps = 1e-6f,
+                                    .b = t(DType::BF16, {8, 64}), .out = t(DType::BF16, {2, 8})});
        }},
       {"kv_append_attention",
        [&] {

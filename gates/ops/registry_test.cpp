@@ -20,9 +20,10 @@ std::vector<OpId> all_ops() {
   return ops;
 }
 
-// A fused op whose entry point issues the ops it fuses where no provider takes it (ops.h: matmul_bt_silu, whose one
-// provider is CUDA's GEMV kernel): the CPU runs the ops it fuses, which have their own.
-bool composed_by_its_entry(OpId op) { return op == OpId::MatmulBtSilu; }
+// A fused op whose entry point issues the ops it fuses where no provider takes it (ops.h: matmul_bt_silu and
+// add_rms_norm_matmul_bt, whose one provider each is a CUDA GEMV kernel): the CPU runs the ops it fuses, which have
+// their own.
+bool composed_by_its_entry(OpId op) { return op == OpId::MatmulBtSilu || op == OpId::AddRmsNormMatmulBt; }
 
 TEST(OpRegistry, EveryOpHasACpuProvider) {
   for (OpId op : all_ops()) EXPECT_EQ(registry().has(op, DeviceType::CPU), !composed_by_its_entry(op)) << op_name(op);

@@ -21,6 +21,9 @@ void attention_decode_cuda(const Queue& q, const void* args);
 void silu_and_mul_cuda(const Queue& q, const void* args);
 bool matmul_bt_silu_gemv_supports(const void* args);  // the GEMV's fast shapes: M <= 4, K % 8 == 0, K bounded, aligned
 void matmul_bt_silu_gemv_cuda(const Queue& q, const void* args);
+// M <= 2 unbroadcast rows, K % 8 == 0, K <= 8192, 16-byte aligned x, r, w and b
+bool add_rms_norm_matmul_bt_gemv_supports(const void* args);
+void add_rms_norm_matmul_bt_gemv_cuda(const Queue& q, const void* args);
 void add_cuda(const Queue& q, const void* args);
 void embedding_gather_cuda(const Queue& q, const void* args);
 void kv_append_cuda(const Queue& q, const void* args);

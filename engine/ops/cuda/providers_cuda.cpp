@@ -29,6 +29,10 @@ void register_cuda_providers(OpRegistry& r) {
   // ops.h's two ops.
   r.add({"cuda.matmul_bt_silu.gemv", OpId::MatmulBtSilu, DeviceType::CUDA, 1, matmul_bt_silu_gemv_cuda,
          matmul_bt_silu_gemv_supports});
+  // add_rms_norm computed in the next GEMV's prologue (add_rms_norm_matmul_bt.cu): the two ops' bits in one kernel;
+  // MUSIC3_DISABLE_PROVIDERS=cuda.add_rms_norm_matmul_bt.gemv gives the call back to ops.h's two ops.
+  r.add({"cuda.add_rms_norm_matmul_bt.gemv", OpId::AddRmsNormMatmulBt, DeviceType::CUDA, 1,
+         add_rms_norm_matmul_bt_gemv_cuda, add_rms_norm_matmul_bt_gemv_supports});
   r.add({"cuda.add", OpId::Add, DeviceType::CUDA, 0, add_cuda});
   r.add({"cuda.embedding_gather", OpId::EmbeddingGather, DeviceType::CUDA, 0, embedding_gather_cuda});
   r.add({"cuda.kv_append", OpId::KvAppend, DeviceType::CUDA, 0, kv_append_cuda});

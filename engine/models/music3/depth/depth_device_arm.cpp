@@ -49,6 +49,7 @@ DepthDeviceArm::DepthDeviceArm(const DepthWeights& w, const Queue& q, DevicePool
   }
   x_ = resident(DType::BF16, {4, H}, true);
   h_ = resident(DType::BF16, {4, H}, true);
+  h_mid_ = resident(DType::BF16, {4, H}, true);
   a_ = resident(DType::BF16, {4, H}, true);
   qkv_ = resident(DType::BF16, {4, 3 * H}, true);
   attn_ = resident(DType::BF16, {4, H}, true);
@@ -87,27 +88,33 @@ void DepthDeviceArm::forward(const Tensor* src, int pos, int n, const Tensor& ou
   for (int t = 0; t < n; ++t)
     ops::add_rms_norm(q_, src[t], rows(pos_embedding_, pos + t, 1), layers_[0].in_norm, cfg_.eps, rows(h_, 2 * t, 2),
                       rows(a_, 2 * t, 2));
-  const Tensor h = rows(h_, 0, M), a = rows(a_, 0, M), qkv = rows(qkv_, 0, M), attn = rows(attn_, 0, M);
-  const Tensor o = rows(o_, 0, M), gu = rows(gate_up_, 0, M), act = rows(act_, 0, M), d = rows(d_, 0, M);
+  const Tensor h = rows(h_, 0, M), h_mid = rows(h_mid_, 0, M), a = rows(a_, 0, M), qkv = rows(qkv_, 0, M);
+  const Tensor attn = rows(attn_, 0, M), o = rows(o_, 0, M), gu = rows(gate_up_, 0, M), act = rows(act_, 0, M);
+  const Tensor d = rows(d_, 0, M);
   const int64_t layer_cache = int64_t(cfg_.max_positions) * 2 * H;  // elements per layer: [b][pos][H]
+  ops::matmul_bt(q_, a, layers_[0].wqkv, qkv);
+  // The residual stream alternates between h (a layer's input and output) and h_mid (after its attention), so each
+  // add + norm writes a buffer its GEMV's other blocks are not reading (ops.h: add_rms_norm_matmul_bt).
   for (size_t l = 0; l < layers_.size(); ++l) {
     const Layer& L = layers_[l];
     Tensor kc{static_cast<bf16*>(kv_k.data) + sz(int64_t(l) * layer_cache), kv_k.dtype,
               {2, cfg_.max_positions, H}, q_.device};
     Tensor vc{static_cast<bf16*>(kv_v.data) + sz(int64_t(l) * layer_cache), kv_v.dtype,
               {2, cfg_.max_positions, H}, q_.device};
-    ops::matmul_bt(q_, a, L.wqkv, qkv);
     ops::kv_append_attention(q_, qkv, kc, vc, pos, cfg_.heads, scale, attn);
     ops::matmul_bt(q_, attn, L.wo, o);
-    ops::add_rms_norm(q_, h, o, L.post_norm, cfg_.eps, h, a);  // h += o; a = post_norm(h)
-    ops::matmul_bt_silu(q_, a, L.w_gate_up, gu, act);  // gu: the unfused path's gate | up
+    // h_mid = h + o; act = silu_and_mul(post_norm(h_mid) . w_gate_up) (a, gu: the unfused path's scratch)
+    ops::add_rms_norm_matmul_bt(q_, {.x = h, .r = o, .w = L.post_norm, .h_out = h_mid, .a_out = a, .eps = cfg_.eps,
+                                     .b = L.w_gate_up, .out = act, .gate_up = gu});
     ops::matmul_bt(q_, act, L.w_down, d);
-    if (l + 1 < layers_.size()) {
-      ops::add_rms_norm(q_, h, d, layers_[l + 1].in_norm, cfg_.eps, h, a);  // h += d; a = next input_norm(h)
+    if (l + 1 < layers_.size()) {  // h = h_mid + d; qkv = next input_norm(h) . next wqkv
+      const Layer& next = layers_[l + 1];
+      ops::add_rms_norm_matmul_bt(q_, {.x = h_mid, .r = d, .w = next.in_norm, .h_out = h, .a_out = a,
+                                       .eps = cfg_.eps, .b = next.wqkv, .out = qkv});
     } else {
-      // The last token's rows only (the earlier rows are not read again): h += d; out = norm(h).
-      const Tensor last = rows(h_, 2 * (n - 1), 2);
-      ops::add_rms_norm(q_, last, rows(d_, 2 * (n - 1), 2), norm_, cfg_.eps, last, out);
+      // The last token's rows only (the earlier rows are not read again): h = h_mid + d; out = norm(h).
+      ops::add_rms_norm(q_, rows(h_mid_, 2 * (n - 1), 2), rows(d_, 2 * (n - 1), 2), norm_, cfg_.eps,
+                        rows(h_, 2 * (n - 1), 2), out);
     }
   }
 }

@@ -71,7 +71,7 @@ class DepthDeviceArm final : public DepthArm {
   std::vector<Tensor> heads_;
   std::vector<Layer> layers_;
   // Activations, position-major rows [t][b], at most 4 rows.
-  Tensor x_, h_, a_, qkv_, attn_, o_, gate_up_, act_, d_, logits_, final_hidden_;
+  Tensor x_, h_, h_mid_, a_, qkv_, attn_, o_, gate_up_, act_, d_, logits_, final_hidden_;
   Tensor in_last_hidden_, in_c0_, embed_row_, proj_row_;
   // Sampler buffers (f32/i32/u32: outside the forward's bf16 contract).
   Tensor draws_, guided_, codes_, forced_, nonfinite_;

@@ -82,13 +82,16 @@ void LmDeviceArm::upload_position(int pos) {
 void LmDeviceArm::forward(int T) {
   const int64_t M = 2 * int64_t(T), KV = cfg_.kv_width();
   const float scale = 1.0f / std::sqrt(static_cast<float>(cfg_.head_dim));
-  const Tensor h = rows(h_, 0, M), a = rows(a_, 0, M), qkv = rows(qkv_, 0, M), attn = rows(attn_, 0, M);
-  const Tensor o = rows(o_, 0, M), gu = rows(gate_up_, 0, M), act = rows(act_, 0, M), d = rows(d_, 0, M);
+  const Tensor h = rows(h_, 0, M), h_mid = rows(h_mid_, 0, M), a = rows(a_, 0, M), qkv = rows(qkv_, 0, M);
+  const Tensor attn = rows(attn_, 0, M), o = rows(o_, 0, M), gu = rows(gate_up_, 0, M), act = rows(act_, 0, M);
+  const Tensor d = rows(d_, 0, M);
   const int64_t layer_cache = 2 * int64_t(capacity_) * KV;
   ops::rms_norm(q_, h, layers_[0].in_norm, cfg_.eps, a);
+  ops::matmul_bt(q_, a, layers_[0].wqkv, qkv);
+  // The residual stream alternates between h (a layer's input and output) and h_mid (after its attention), so each
+  // add + norm writes a buffer its GEMV's other blocks are not reading (ops.h: add_rms_norm_matmul_bt).
   for (size_t l = 0; l < layers_.size(); ++l) {
     const Layer& L = layers_[l];
-    ops::matmul_bt(q_, a, L.wqkv, qkv);
     // Per-head RMSNorm of the q heads and the k heads, then RoPE on both (q_norm/k_norm come first): one op.
     ops::qk_norm_rope(q_, {qkv, L.q_norm, L.k_norm, cos_, sin_, pos_dev_, cfg_.heads, cfg_.kv_heads, 2, cfg_.eps});
     ops::GqaAttentionArgs ga;
@@ -105,13 +108,17 @@ void LmDeviceArm::forward(int T) {
     ga.scale = scale;
     ops::gqa_attention(q_, ga);
     ops::matmul_bt(q_, attn, L.wo, o);
-    ops::add_rms_norm(q_, h, o, L.post_norm, cfg_.eps, h, a);  // h += o; a = post_norm(h)
-    ops::matmul_bt_silu(q_, a, L.w_gate_up, gu, act);  // gu: the unfused path's gate | up
+    // h_mid = h + o; act = silu_and_mul(post_norm(h_mid) . w_gate_up) (a, gu: the unfused path's scratch)
+    ops::add_rms_norm_matmul_bt(q_, {.x = h, .r = o, .w = L.post_norm, .h_out = h_mid, .a_out = a, .eps = cfg_.eps,
+                                     .b = L.w_gate_up, .out = act, .gate_up = gu});
     ops::matmul_bt(q_, act, L.w_down, d);
-    if (l + 1 < layers_.size())
-      ops::add_rms_norm(q_, h, d, layers_[l + 1].in_norm, cfg_.eps, h, a);  // h += d; a = next input_norm(h)
-    else
-      ops::add_rms_norm(q_, h, d, norm_, cfg_.eps, h, rows(fin_, 0, M));  // h += d; fin = norm(h)
+    if (l + 1 < layers_.size()) {  // h = h_mid + d; qkv = next input_norm(h) . next wqkv
+      const Layer& next = layers_[l + 1];
+      ops::add_rms_norm_matmul_bt(q_, {.x = h_mid, .r = d, .w = next.in_norm, .h_out = h, .a_out = a,
+                                       .eps = cfg_.eps, .b = next.wqkv, .out = qkv});
+    } else {
+      ops::add_rms_norm(q_, h_mid, d, norm_, cfg_.eps, h, rows(fin_, 0, M));  // h = h_mid + d; fin = norm(h)
+    }
   }
 }
 
@@ -124,6 +131,7 @@ void LmDeviceArm::prefill(const bf16* embeds, int prompt, int capacity, bf16* la
   step_graph_.reset();  // captured over the previous sequence's buffers
   seq_.clear();
   h_ = sequence_buffer(DType::BF16, {M, H}, true);
+  h_mid_ = sequence_buffer(DType::BF16, {M, H}, true);
   a_ = sequence_buffer(DType::BF16, {M, H}, true);
   qkv_ = sequence_buffer(DType::BF16, {M, QKV}, true);
   attn_ = sequence_buffer(DType::BF16, {M, cfg_.q_width()}, true);

@@ -95,7 +95,7 @@ class LmDeviceArm final : public LmArm {
   // Per sequence (prefill).
   std::vector<DeviceBuffer> seq_;
   std::unique_ptr<runtime::FrameGraph> step_graph_;
-  Tensor h_, a_, qkv_, attn_, o_, gate_up_, act_, d_, fin_, cos_, sin_, pos_dev_, scratch_, k_cache_, v_cache_;
+  Tensor h_, h_mid_, a_, qkv_, attn_, o_, gate_up_, act_, d_, fin_, cos_, sin_, pos_dev_, scratch_, k_cache_, v_cache_;
   int pos_ = 0, capacity_ = 0;
   int last_row_ = -1;     // fin_'s row of the last position's conditional row (the CFG row follows it)
   int32_t pos_host_ = 0;  // the source of the position's upload
