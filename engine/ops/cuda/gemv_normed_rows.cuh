@@ -20,6 +20,7 @@
 namespace music3::ops::gemv {
 
 constexpr int kMaxNormedRows = 2;  // rows per block the prologue holds an inverse RMS for (the decode step's two)
+constexpr int kNormBatch = 16;     // elements per thread loaded before any is stored: one batch covers K <= 4096
 
 struct NormedRows {
   const bf16* x;             // [M, K], written by earlier kernels: read after pdl_wait
@@ -42,11 +43,25 @@ struct NormedRows {
       if (m0 + m >= rows_total) break;  // uniform over the block
       const int64_t row = int64_t{m0 + m} * k;
       float ss = 0.0f;
-      for (int64_t i = threadIdx.x; i < k; i += kThreads) {
-        const bf16 h = to_bf16(to_f32(x[row + i]) + to_f32(r[row + i]));
-        if (writer) h_out[row + i] = h;
-        const float v = to_f32(h);
-        ss = __fmaf_rn(v, v, ss);
+      // A batch's loads all issue before its first store: h_out may alias x or r as far as the compiler knows, so
+      // an element-by-element loop would wait out one memory round trip per element.
+      for (int64_t base = threadIdx.x; base < k; base += int64_t{kThreads} * kNormBatch) {
+        bf16 xv[kNormBatch], rv[kNormBatch];
+#pragma unroll
+        for (int u = 0; u < kNormBatch; ++u) {
+          const int64_t i = base + int64_t{u} * kThreads;
+          if (i < k) xv[u] = x[row + i], rv[u] = r[row + i];
+        }
+#pragma unroll
+        for (int u = 0; u < kNormBatch; ++u) {
+          const int64_t i = base + int64_t{u} * kThreads;
+          if (i < k) {
+            const bf16 h = to_bf16(to_f32(xv[u]) + to_f32(rv[u]));
+            if (writer) h_out[row + i] = h;
+            const float v = to_f32(h);
+            ss = __fmaf_rn(v, v, ss);  // increasing i, as add_rms_norm.cu
+          }
+        }
       }
       ss = block_reduce(ss, 0.0f, scratch, SumOp{});
       inv_rms[m] = 1.0f / sqrtf(ss / static_cast<float>(k) + eps);
