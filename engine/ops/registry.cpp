@@ -154,4 +154,31 @@ const OpRegistry& registry() {
   return r;
 }
 
+std::span<const OpId> composed_parts(OpId op) {
+  static constexpr OpId kMatmulBtSilu[] = {OpId::MatmulBT, OpId::SiluAndMul};
+  static constexpr OpId kAddRmsNormMatmulBt[] = {OpId::AddRmsNorm, OpId::MatmulBT, OpId::MatmulBtSilu};
+  switch (op) {
+    case OpId::MatmulBtSilu: return kMatmulBtSilu;
+    case OpId::AddRmsNormMatmulBt: return kAddRmsNormMatmulBt;
+    default: return {};
+  }
+}
+
+std::set<OpId> primitive_ops_run(const OpRegistry& r, DeviceType device) {
+  std::set<OpId> ran;
+  std::vector<OpId> pending;
+  for (const ProviderUse& u : r.usage())
+    if (u.device == device && u.calls > 0) pending.push_back(u.op);
+  while (!pending.empty()) {
+    const OpId op = pending.back();
+    pending.pop_back();
+    const auto parts = composed_parts(op);
+    if (parts.empty())
+      ran.insert(op);
+    else
+      pending.insert(pending.end(), parts.begin(), parts.end());
+  }
+  return ran;
+}
+
 }  // namespace music3::ops

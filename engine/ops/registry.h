@@ -30,6 +30,8 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <set>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -131,6 +133,16 @@ class OpRegistry {
 };
 
 const OpRegistry& registry();
+
+// The ops a fused op's entry point issues where no enabled provider takes the call (ops.h: matmul_bt_silu;
+// add_rms_norm_matmul_bt, which issues matmul_bt or, in its SiLU form, matmul_bt_silu); empty for every other op,
+// which each device must provide.
+std::span<const OpId> composed_parts(OpId op);
+
+// The ops that ran on `device` since the last reset_usage(), each fused op's calls counted as the ops its entry
+// would issue (composed_parts, recursively): a device arm's declared op list (its ops()) must equal this set, with
+// or without the fusing providers.
+std::set<OpId> primitive_ops_run(const OpRegistry& r, DeviceType device);
 
 void register_cpu_providers(OpRegistry& r);
 #ifdef MUSIC3_WITH_CUDA

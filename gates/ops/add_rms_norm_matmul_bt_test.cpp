@@ -2,9 +2,9 @@
 // ops on the same device, bit for bit in both of its outputs (out and h_out), over the decode step's row counts
 // (1, 2) and the counts the fusing provider declines (3, 4), K on each of its GEMV chunk counts (J 1 .. 4) and shapes
 // it declines (K > 8192, K % 8, operands off 16 bytes, a broadcast residual row), the plain and the SiLU form: once
-// through the entry point as the default runs it (on CUDA cuda.add_rms_norm_matmul_bt.gemv, which must take every
-// call it is for; the CPU has no fusing provider, so its entry issues the two ops), and on CUDA once more with the
-// fusing provider switched off.
+// through the entry point as the registry stands (the CPU has no fusing provider, so its entry issues the two ops; on
+// CUDA cuda.add_rms_norm_matmul_bt.gemv is opt-in) and on CUDA once more with the fusing provider's state flipped,
+// where, enabled, it must take every call it is for.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -85,10 +85,11 @@ bool fused_shape(const Case& c) {
   return c.m <= 2 && !c.broadcast && c.k % 8 == 0 && c.k <= 8192 && c.skew % 8 == 0;
 }
 
-// The fusing provider switched off for one scope (on CUDA it is on in every other test).
-struct FusingOff {
-  FusingOff() { ops::registry().set_enabled(kFusing, false); }
-  ~FusingOff() { ops::registry().set_enabled(kFusing, true); }
+// The fusing provider's enabled state flipped for one scope.
+struct FusingFlipped {
+  explicit FusingFlipped(bool was) : was_(was) { ops::registry().set_enabled(kFusing, !was); }
+  ~FusingFlipped() { ops::registry().set_enabled(kFusing, was_); }
+  bool was_;
 };
 
 void expect_same(const Outputs& got, const Outputs& want, const std::string& what) {
@@ -96,19 +97,23 @@ void expect_same(const Outputs& got, const Outputs& want, const std::string& wha
   EXPECT_EQ(bits(got.h), bits(want.h)) << "h_out, " << what;
 }
 
-// The entry point's bits against the two ops', as the default runs it and (CUDA) with the fusing provider off.
+// The entry point's bits against the two ops', as the registry stands and (CUDA) with the fusing provider flipped.
 void expect_two_ops_bits(const Case& c, const Inputs& in, const std::string& what) {
   const Outputs two_ops = run(provider_queue(0), c, in, false);
+  const auto expect_fused_equal = [&](bool on) {
+    const std::string state = provider_name() + (on ? ", fusing on, " : ", fusing off, ") + what;
+    bool enabled = false;
+    const uint64_t before = provider_calls(kFusing, enabled);
+    expect_same(run(provider_queue(0), c, in, true), two_ops, state);
+    const uint64_t taken = provider_calls(kFusing, enabled) - before;
+    EXPECT_EQ(taken, provider_is_cuda() && on && fused_shape(c) ? 1u : 0u) << kFusing << " calls, " << state;
+  };
   bool enabled = false;
-  const uint64_t before = provider_calls(kFusing, enabled);
-  expect_same(run(provider_queue(0), c, in, true), two_ops, provider_name() + " default, " + what);
-  const uint64_t taken = provider_calls(kFusing, enabled) - before;
-  EXPECT_EQ(taken, provider_is_cuda() && fused_shape(c) ? 1u : 0u) << kFusing << " by default, " << what;
+  provider_calls(kFusing, enabled);
+  expect_fused_equal(enabled);
   if (!provider_is_cuda()) return;
-  const FusingOff off;
-  const uint64_t off_before = provider_calls(kFusing, enabled);
-  expect_same(run(provider_queue(0), c, in, true), two_ops, std::string(kFusing) + " off, " + what);
-  EXPECT_EQ(provider_calls(kFusing, enabled), off_before) << kFusing << " took a call while off, " << what;
+  const FusingFlipped flip(enabled);
+  expect_fused_equal(!enabled);
 }
 
 std::string describe(const Case& c) {

@@ -23,7 +23,28 @@ std::vector<OpId> all_ops() {
 // A fused op whose entry point issues the ops it fuses where no provider takes it (ops.h: matmul_bt_silu and
 // add_rms_norm_matmul_bt, whose one provider each is a CUDA GEMV kernel): the CPU runs the ops it fuses, which have
 // their own.
-bool composed_by_its_entry(OpId op) { return op == OpId::MatmulBtSilu || op == OpId::AddRmsNormMatmulBt; }
+bool composed_by_its_entry(OpId op) { return !composed_parts(op).empty(); }
+
+TEST(OpRegistry, OnlyTheFusedOpsAreComposed) {
+  std::set<std::string> composed;
+  for (OpId op : all_ops())
+    if (composed_by_its_entry(op)) composed.insert(op_name(op));
+  EXPECT_EQ(composed, (std::set<std::string>{"matmul_bt_silu", "add_rms_norm_matmul_bt"}));
+}
+
+// A fused op's calls count as the ops its entry would issue, recursively, and only on the device they ran on.
+TEST(OpRegistry, PrimitiveOpsRunExpandFusedCalls) {
+  OpRegistry r;
+  auto noop = [](const Queue&, const void*) {};
+  r.add({"cpu.add_rms_norm_matmul_bt.test", OpId::AddRmsNormMatmulBt, DeviceType::CPU, 0, noop});
+  r.add({"cpu.qk_norm_rope.test", OpId::QkNormRope, DeviceType::CPU, 0, noop});
+  r.add({"cuda.rms_norm.test", OpId::RmsNorm, DeviceType::CUDA, 0, noop});
+  r.select(OpId::AddRmsNormMatmulBt, DeviceType::CPU, nullptr);
+  r.select(OpId::RmsNorm, DeviceType::CUDA, nullptr);  // another device's call
+  std::set<std::string> ran;
+  for (OpId op : primitive_ops_run(r, DeviceType::CPU)) ran.insert(op_name(op));
+  EXPECT_EQ(ran, (std::set<std::string>{"add_rms_norm", "matmul_bt", "silu_and_mul"}));
+}
 
 TEST(OpRegistry, EveryOpHasACpuProvider) {
   for (OpId op : all_ops()) EXPECT_EQ(registry().has(op, DeviceType::CPU), !composed_by_its_entry(op)) << op_name(op);
