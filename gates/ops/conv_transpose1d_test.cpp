@@ -68,7 +68,9 @@ TEST(ConvTranspose1d, MatchesF64Reference) {
       const std::string what = std::string(ops::act_layout_name(act)) + " stride " + std::to_string(c.stride) +
                                " cout " + std::to_string(c.cout) + " (" + runs->name + ")";
       std::printf("conv_transpose1d: %s\n", what.c_str());
-      if (staged && act == ops::ActLayout::ChannelsLast && c.cout % 8 == 0) EXPECT_EQ(runs->name, kStaged) << what;
+      if (staged && act == ops::ActLayout::ChannelsLast && c.cout % 8 == 0) {
+        EXPECT_EQ(runs->name, kStaged) << what;
+      }
       ops::conv_transpose1d(q, args);
       expect_contract(from_act(ob.download<bf16>(), act, c.batch, c.cout, l_out), reference(c, x, w, bias), what);
     }
