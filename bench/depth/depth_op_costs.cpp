@@ -71,7 +71,8 @@ OpCost DepthOpLabels::operator()(ops::OpId op, const void* args) {
     case OpId::AddRmsNormMatmulBt: {  // add_rms_norm in the next GEMV's prologue: the norm's and the GEMV's bytes
       const auto& p = *static_cast<const ops::AddRmsNormMatmulArgs*>(args);
       const int64_t m = p.h_out.shape[0], n = p.b.shape[0], k = p.h_out.shape[1];
-      const std::string gemm = p.gate_up.data ? "matmul_bt_silu gate_up" : "matmul_bt " + gemm_role(m, n, k, p.out.data);
+      const std::string gemm =
+          p.gate_up.data ? "matmul_bt_silu gate_up" : "matmul_bt " + gemm_role(m, n, k, p.out.data);
       return {"add_rms_norm + " + gemm, 2.0 * double(m) * double(n) * double(k),
               tensor_bytes({&p.x, &p.r, &p.w, &p.h_out, &p.b, &p.out})};
     }

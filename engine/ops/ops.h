@@ -98,7 +98,7 @@ struct MatmulBtSiluArgs {
   Tensor a, b, gate_up, out;  // a [M, K], b [2I, K], gate_up [M, 2I] (scratch), out [M, I]
 };
 struct AddRmsNormMatmulArgs {
-  Tensor x, r, w, h_out, a_out;  // add_rms_norm's: x, r [M, K] (or a [1, K] row broadcast), w [K], h_out and a_out [M, K]
+  Tensor x, r, w, h_out, a_out;  // add_rms_norm's: x, r [M, K] (or a [1, K] row), w [K], h_out and a_out [M, K]
   float eps;
   Tensor b, out;                 // b [N, K], out [M, N]; with gate_up: b [2I, K], out [M, I]
   Tensor gate_up = {};           // optional [M, 2I] (data == nullptr: the plain matmul_bt)

@@ -1,8 +1,9 @@
 // cuda.matmul_bt_silu.gemv: matmul_bt_silu for the GEMV's fast shapes (M <= 4, K % 8 == 0, K <= 8192, or 12288 for
 // M <= 2, 16-byte aligned a and b) as one kernel: gemv_bt.cuh's fast kernel with its PAIRED epilogue, each gate and
 // up column summed in matmul_bt's GEMV order and combined by silu_and_mul's arithmetic (silu_mul.cuh), so the bits of
-// cuda.matmul_bt.gemv then cuda.silu_and_mul; gate_up is not written. Why: the LM's and the depth stage's gate_up projection is followed by a silu_and_mul launch whose own work
-// is tiny (2 x 12,288 values in the LM): one kernel boundary less per layer on the step's critical path.
+// cuda.matmul_bt.gemv then cuda.silu_and_mul; gate_up is not written. Why: the LM's and the depth stage's gate_up
+// projection is followed by a silu_and_mul launch whose own work is tiny (2 x 12,288 values in the LM): one kernel
+// boundary less per layer on the step's critical path.
 #include "engine/ops/cuda/cuda_providers.h"
 #include "engine/ops/cuda/gemv_bt.cuh"
 #include "engine/ops/ops.h"
