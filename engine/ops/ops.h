@@ -32,8 +32,9 @@
 //  add_rms_norm_matmul_bt  add_rms_norm(x, r, w, eps, h_out, a_out) then matmul_bt(a_out, b, out), or with gate_up
 //                  given, matmul_bt_silu(a_out, b, gate_up, out); h_out must not overlap x or r (a fusing provider
 //                  writes it while its other blocks still read them), a_out and gate_up are the caller's scratch, which
-//                  a fusing provider need not write. Only a fusing provider takes it (cuda.add_rms_norm_matmul_bt.gemv);
-//                  elsewhere the entry point issues the ops. A shape refusal names the matmul's operand 'a' for a_out
+//                  a fusing provider need not write. Only a fusing provider would take it, and none does today
+//                  (the prologue GEMV, measured slower, was removed): the entry point issues the ops. A shape
+//                  refusal names the matmul's operand 'a' for a_out
 //  kv_append_attention  T = rows(qkv) / B tokens at positions pos .. pos+T-1 (rows t*B .. t*B+B-1
 //                  of qkv and out are token t, B = batch of the caches): for t = 0 .. T-1,
 //                  kv_append at pos + t, then attention_decode of token t's query over

@@ -20,9 +20,9 @@ std::vector<OpId> all_ops() {
   return ops;
 }
 
-// A fused op whose entry point issues the ops it fuses where no provider takes it (ops.h: matmul_bt_silu and
-// add_rms_norm_matmul_bt, whose one provider each is a CUDA GEMV kernel): the CPU runs the ops it fuses, which have
-// their own.
+// A fused op whose entry point issues the ops it fuses where no provider takes it (ops.h: matmul_bt_silu, whose one
+// provider is a CUDA GEMV kernel, and add_rms_norm_matmul_bt, which none fuses today): the CPU runs the ops it fuses,
+// which have their own.
 bool composed_by_its_entry(OpId op) { return !composed_parts(op).empty(); }
 
 TEST(OpRegistry, OnlyTheFusedOpsAreComposed) {

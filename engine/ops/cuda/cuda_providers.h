@@ -22,8 +22,6 @@ void silu_and_mul_cuda(const Queue& q, const void* args);
 bool matmul_bt_silu_gemv_supports(const void* args);  // the GEMV's fast shapes: M <= 4, K % 8 == 0, K bounded, aligned
 void matmul_bt_silu_gemv_cuda(const Queue& q, const void* args);
 // M <= 2 unbroadcast rows, K % 8 == 0, K <= 8192, 16-byte aligned x, r, w and b
-bool add_rms_norm_matmul_bt_gemv_supports(const void* args);
-void add_rms_norm_matmul_bt_gemv_cuda(const Queue& q, const void* args);
 void add_cuda(const Queue& q, const void* args);
 void embedding_gather_cuda(const Queue& q, const void* args);
 void kv_append_cuda(const Queue& q, const void* args);
@@ -61,8 +59,6 @@ void gqa_attention_cuda(const Queue& q, const void* args);
 void gqa_attention_fixed_cuda(const Queue& q, const void* args);
 bool gqa_attention_fixed_supports(const void* args);  // decode steps at D 128, G 4 (gqa_attention_fixed.cu)
 void layer_norm_cuda(const Queue& q, const void* args);
-void layer_norm_pipelined_cuda(const Queue& q, const void* args);
-bool layer_norm_pipelined_supports(const void* args);  // widths % 8 up to 2048, 16-byte aligned (the warp kernel's)
 void self_attention_cuda(const Queue& q, const void* args);
 bool self_attention_supports(const void* args);  // head width D <= 64
 #ifdef MUSIC3_WITH_CUDNN_FRONTEND

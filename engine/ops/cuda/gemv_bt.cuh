@@ -61,13 +61,9 @@ __device__ __forceinline__ void unpack_bf16x8(const uint4& v, float (&f)[8]) {
 
 // The activations come from the kernel before, which may still be writing them when this one starts (PDL):
 // read through load_produced16(), never __ldg (pdl.cuh).
-// A source's prepare<R>(m0, rows) runs once per block after pdl_wait(), every thread calling it, before any chunk is
-// read: per-block work the chunks depend on (gemv_normed_rows.cuh's norm); PlainRows has none.
 struct PlainRows {
   const bf16* a;  // [M, K]
   int64_t k;
-  template <int R>
-  __device__ void prepare(int, int) {}
   __device__ uint4 raw(int m, int64_t c) const { return load_produced16(reinterpret_cast<const uint4*>(a + m * k) + c); }
   __device__ void chunk(int m, int64_t c, float (&f)[8]) const { unpack_bf16x8(raw(m, c), f); }
   __device__ float element(int m, int64_t i) const { return to_f32(a[m * k + i]); }
@@ -128,7 +124,6 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) issue_tile(s);  // weights: never written by earlier work
   pdl_wait();
-  src.template prepare<R>(m0, rows_total);
 
   constexpr int kHeld = PACKED ? 1 : 8;  // f32 values held per chunk (PACKED: the chunk's uint4 instead)
   float x[R][J][kHeld];
@@ -312,9 +307,8 @@ void launch_fast(const char* op, const Src& src, const bf16* w, bf16* out, int r
   launch_fast_kernel<R, J, kTile, kStages<R, kTile, J>, Src, false, PAIRED>(op, src, w, out, rows, n, k, stream);
 }
 
-// J = ceil(K / 2048) chunks per lane: up to kMaxJ (K <= kFastMaxK), and up to kMaxJNarrow where R <= 2 and
-// WIDE_K (a caller that never passes K > kFastMaxK sets it false: no J 5, 6 kernels are built for it).
-template <int R, class Src, bool PAIRED = false, bool WIDE_K = true>
+// J = ceil(K / 2048) chunks per lane: up to kMaxJ (K <= kFastMaxK), and up to kMaxJNarrow where R <= 2.
+template <int R, class Src, bool PAIRED = false>
 void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
                    cudaStream_t stream) {
   const int64_t j = (k / kChunk + kThreads - 1) / kThreads;
@@ -325,7 +319,7 @@ void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int
     case 4: return launch_fast<R, 4, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
     default: break;
   }
-  if constexpr (R <= 2 && WIDE_K) {
+  if constexpr (R <= 2) {
     if (j == 5) return launch_fast<R, 5, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
     return launch_fast<R, 6, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
   }

@@ -15,7 +15,7 @@
 // whose 8 lie past the row's end holds nothing); its partial sums run over its own values in that order, then
 // warp_reduce's butterfly, so the bits differ from the other two kernels' order (the gates bound every path
 // against the f64 reference and the CPU provider, not against each other).
-// The warp kernel's row arithmetic lives in layer_norm_warp_row.cuh, shared with layer_norm_pipelined.cu.
+// The warp kernel's row arithmetic lives in layer_norm_warp_row.cuh.
 #include "engine/core/bf16.h"
 #include "engine/ops/cuda/block_reduce.cuh"
 #include "engine/ops/cuda/cuda_providers.h"

@@ -1,8 +1,8 @@
-// One LayerNorm row held by one warp, the arithmetic that layer_norm.cu's warp kernel and
-// layer_norm_pipelined.cu share (so they give the same bits): lane l holds indices c * 256 + 8 l .. + 7 of chunk
-// c < lane_chunks(n, l) (16-byte loads and stores); h = x, or bf16(x + r) stored to h_out; the lane's sums of h
-// and of (h - mean)^2 in chunk, then element order, each closed by warp_reduce's butterfly; mean and var over n;
-// out = bf16((h * rstd + (-mean * rstd)) * w + b) with round-to-nearest multiplies and adds (no contraction).
+// One LayerNorm row held by one warp, the arithmetic of layer_norm.cu's warp kernel: lane l holds indices
+// c * 256 + 8 l .. + 7 of chunk c < lane_chunks(n, l) (16-byte loads and stores); h = x, or bf16(x + r) stored to
+// h_out; the lane's sums of h and of (h - mean)^2 in chunk, then element order, each closed by warp_reduce's
+// butterfly; mean and var over n; out = bf16((h * rstd + (-mean * rstd)) * w + b) with round-to-nearest multiplies
+// and adds (no contraction).
 // Device-side helpers: no state.
 #pragma once
 #include <cstdint>

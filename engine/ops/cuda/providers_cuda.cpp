@@ -29,12 +29,6 @@ void register_cuda_providers(OpRegistry& r) {
   // ops.h's two ops.
   r.add({"cuda.matmul_bt_silu.gemv", OpId::MatmulBtSilu, DeviceType::CUDA, 1, matmul_bt_silu_gemv_cuda,
          matmul_bt_silu_gemv_supports});
-  // add_rms_norm computed in the next GEMV's prologue (add_rms_norm_matmul_bt.cu): the two ops' bits in one kernel.
-  // Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.add_rms_norm_matmul_bt.gemv): on an H100 at 4236663 it made the LM step at
-  // K/V 300 4.6 % slower (5.35 -> 5.60 ms) and the depth frame 4.5 % (3.28 -> 3.43 ms), ab-bench, one binary: every
-  // block repeating the two rows' norm costs more than the norm kernel's launch it saves. Its H200 timing is owed.
-  r.add({"cuda.add_rms_norm_matmul_bt.gemv", OpId::AddRmsNormMatmulBt, DeviceType::CUDA, 1,
-         add_rms_norm_matmul_bt_gemv_cuda, add_rms_norm_matmul_bt_gemv_supports, /*opt_in=*/true});
   r.add({"cuda.add", OpId::Add, DeviceType::CUDA, 0, add_cuda});
   r.add({"cuda.embedding_gather", OpId::EmbeddingGather, DeviceType::CUDA, 0, embedding_gather_cuda});
   r.add({"cuda.kv_append", OpId::KvAppend, DeviceType::CUDA, 0, kv_append_cuda});
@@ -86,10 +80,6 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.gqa_attention.fixed", OpId::GqaAttention, DeviceType::CUDA, 1, gqa_attention_fixed_cuda,
          gqa_attention_fixed_supports});
   r.add({"cuda.layer_norm", OpId::LayerNorm, DeviceType::CUDA, 0, layer_norm_cuda});
-  // The warp kernel's rows with persistent warps that load the next row while they finish this one: its arithmetic,
-  // so its bits. Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.layer_norm.pipelined) until the H200 has gated and timed it.
-  r.add({"cuda.layer_norm.pipelined", OpId::LayerNorm, DeviceType::CUDA, 1, layer_norm_pipelined_cuda,
-         layer_norm_pipelined_supports, /*opt_in=*/true});
   r.add({"cuda.self_attention", OpId::SelfAttention, DeviceType::CUDA, 0, self_attention_cuda, self_attention_supports});
   // cuDNN's fused SDPA first where the build has it (issue 12: the DiT's attention); ours stays reachable with
   // MUSIC3_DISABLE_PROVIDERS=cuda.self_attention.cudnn and covers the shapes cuDNN's views decline.
