@@ -3,7 +3,8 @@
 // GEMV chunk count (J 1 .. 6) and shapes the GEMV's fast path declines (K % 8, operands off 16 bytes): once through
 // the entry point as the default runs it (on CUDA cuda.matmul_bt_silu.gemv, which must take every call it is for; the
 // CPU has no fusing provider, so its entry issues the two ops), and on CUDA once more with the fusing provider
-// switched off, where the entry issues the two ops and the provider takes nothing.
+// switched off, where the entry issues the two ops and the provider takes nothing. The twin
+// op_matmul_bt_silu_cuda_l2_ahead holds the opt-in cuda.matmul_bt_silu.gemv.l2_ahead to the same.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -51,33 +52,52 @@ std::vector<bf16> run(const Queue& q, const Case& c, const std::vector<bf16>& a,
 }
 
 constexpr const char* kFusing = "cuda.matmul_bt_silu.gemv";
+// The same kernel asking its weight rows into L2 (opt-in; the twin op_matmul_bt_silu_cuda_l2_ahead enables it): where
+// enabled it outranks kFusing and must take the same calls with the same bits.
+constexpr const char* kFusingL2 = "cuda.matmul_bt_silu.gemv.l2_ahead";
+
+// The provider expected to take the fast shapes: kFusingL2 where enabled, else kFusing.
+const char* fusing_provider() {
+  bool l2 = false;
+  provider_calls(kFusingL2, l2);
+  return l2 ? kFusingL2 : kFusing;
+}
 
 // Whether the fusing provider takes the case (the GEMV's fast shapes).
 bool fused_shape(const Case& c) {
   return c.m <= 4 && c.k % 8 == 0 && c.k <= (c.m <= 2 ? 12288 : 8192) && c.skew % 8 == 0;
 }
 
-// The fusing provider switched off for one scope (on CUDA it is on in every other test).
+// The fusing providers switched off for one scope, and back to their states after it.
 struct FusingOff {
-  FusingOff() { ops::registry().set_enabled(kFusing, false); }
-  ~FusingOff() { ops::registry().set_enabled(kFusing, true); }
+  FusingOff() {
+    provider_calls(kFusingL2, l2_was_);
+    ops::registry().set_enabled(kFusing, false);
+    ops::registry().set_enabled(kFusingL2, false);
+  }
+  ~FusingOff() {
+    ops::registry().set_enabled(kFusing, true);
+    ops::registry().set_enabled(kFusingL2, l2_was_);
+  }
+  bool l2_was_ = false;
 };
 
 // The entry point's bits against the two ops', as the default runs it and (CUDA) with the fusing provider off.
 void expect_two_ops_bits(const Case& c, const std::vector<bf16>& a, const std::vector<bf16>& b,
                          const std::string& what) {
   const auto two_ops = run(provider_queue(0), c, a, b, false);
+  const char* fusing = fusing_provider();
   bool enabled = false;
-  const uint64_t before = provider_calls(kFusing, enabled);
+  const uint64_t before = provider_calls(fusing, enabled);
   const auto fused = run(provider_queue(0), c, a, b, true);
-  const uint64_t taken = provider_calls(kFusing, enabled) - before;
-  EXPECT_EQ(taken, provider_is_cuda() && fused_shape(c) ? 1u : 0u) << kFusing << " by default, " << what;
+  const uint64_t taken = provider_calls(fusing, enabled) - before;
+  EXPECT_EQ(taken, provider_is_cuda() && fused_shape(c) ? 1u : 0u) << fusing << " by default, " << what;
   EXPECT_EQ(bits(fused), bits(two_ops)) << provider_name() << " default, " << what;
   if (!provider_is_cuda()) return;
   const FusingOff off;
-  const uint64_t off_before = provider_calls(kFusing, enabled);
-  EXPECT_EQ(bits(run(provider_queue(0), c, a, b, true)), bits(two_ops)) << kFusing << " off, " << what;
-  EXPECT_EQ(provider_calls(kFusing, enabled), off_before) << kFusing << " took a call while off, " << what;
+  const uint64_t off_before = provider_calls(fusing, enabled);
+  EXPECT_EQ(bits(run(provider_queue(0), c, a, b, true)), bits(two_ops)) << fusing << " off, " << what;
+  EXPECT_EQ(provider_calls(fusing, enabled), off_before) << fusing << " took a call while off, " << what;
 }
 
 TEST(MatmulBtSilu, EqualsMatmulBtThenSiluAndMulBitForBit) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "engine/ops/ops.h"
+#include "engine/ops/registry.h"
 #include "gates/lib/ulp_stats.h"
 #include "gates/ops/support/numerics.h"
 #include "gates/ops/support/provider_under_test.h"
@@ -142,6 +143,40 @@ TEST(MatmulBT, LmDownProjectionShapeWrapsTheRing) {
   }
   expect_close_to_reference(vector_path, reference(a, b, d), "LM down projection M=2 N=4096 K=12288");
   EXPECT_EQ(bits(vector_path), bits(run(provider_queue(0), a, b, d, 1)));
+}
+
+// The opt-in L2 providers (cuda.matmul_bt.gemv.l2_ahead, cuda.matmul_bt.gemv.packed.l2_ahead; their ctest twin
+// op_matmul_bt_cuda_l2_ahead enables them) ask weight rows into L2 and change nothing else: where enabled, each takes
+// its shapes and gives the bits of the same call with both switched off. The shapes: blocks whose rows run past the
+// ring's first tiles (the L2 request made: N 4096 and 6144 over the H200's 264 blocks), blocks with none left
+// (N 64), one, two and four rows, and the down projection (the packed kernel).
+TEST(MatmulBT, L2AheadProvidersGiveTheGemvBits) {
+  if (!provider_is_cuda()) return;
+  const char* plain = "cuda.matmul_bt.gemv.l2_ahead";
+  const char* packed = "cuda.matmul_bt.gemv.packed.l2_ahead";
+  bool plain_on = false, packed_on = false;
+  provider_calls(plain, plain_on);
+  provider_calls(packed, packed_on);
+  if (!plain_on && !packed_on) return;  // the default registry: op_matmul_bt_cuda_l2_ahead runs this test's checks
+  const SeededDims shapes[] = {{{2, 4096, 4096}, 61}, {{2, 6144, 4096}, 63}, {{1, 4096, 2048}, 65},
+                               {{4, 4096, 1024}, 67}, {{2, 64, 4096}, 69},   {{2, 4096, 12288}, 71}};
+  for (const SeededDims& s : shapes) {
+    const Dims d = s.d;
+    const std::string what = "M=" + std::to_string(d.m) + " N=" + std::to_string(d.n) + " K=" + std::to_string(d.k);
+    const auto a = normal_bf16(d.m * d.k, s.seed, 1.0);
+    const auto b = normal_bf16(d.n * d.k, s.seed + 1, 0.02);
+    const char* taker = d.k > 10240 ? packed : plain;
+    bool on = false;
+    const uint64_t before = provider_calls(taker, on);
+    const auto with_l2 = run(provider_queue(0), a, b, d);
+    EXPECT_EQ(provider_calls(taker, on), before + (on ? 1 : 0)) << taker << ", " << what;
+    ops::registry().set_enabled(plain, false);
+    ops::registry().set_enabled(packed, false);
+    const auto without = run(provider_queue(0), a, b, d);
+    ops::registry().set_enabled(plain, plain_on);
+    ops::registry().set_enabled(packed, packed_on);
+    EXPECT_EQ(bits(with_l2), bits(without)) << what;
+  }
 }
 
 TEST(MatmulBT, BitsDoNotDependOnThreadsOrMOnTheCpu) {

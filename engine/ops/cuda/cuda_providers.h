@@ -17,10 +17,13 @@ void matmul_bt_cublas_cuda(const Queue& q, const void* args);
 bool matmul_bt_cublas_supports(const void* args);  // no bias
 void matmul_bt_gemv_packed_cuda(const Queue& q, const void* args);
 bool matmul_bt_gemv_packed_supports(const void* args);  // M <= 2, no bias, K in (10240, 12288], aligned
+void matmul_bt_gemv_l2_cuda(const Queue& q, const void* args);         // supports: matmul_bt_gemv_supports
+void matmul_bt_gemv_packed_l2_cuda(const Queue& q, const void* args);  // supports: matmul_bt_gemv_packed_supports
 void attention_decode_cuda(const Queue& q, const void* args);
 void silu_and_mul_cuda(const Queue& q, const void* args);
 bool matmul_bt_silu_gemv_supports(const void* args);  // the GEMV's fast shapes: M <= 4, K % 8 == 0, K bounded, aligned
 void matmul_bt_silu_gemv_cuda(const Queue& q, const void* args);
+void matmul_bt_silu_gemv_l2_cuda(const Queue& q, const void* args);  // supports: matmul_bt_silu_gemv_supports
 // M <= 2 unbroadcast rows, K % 8 == 0, K <= 8192, 16-byte aligned x, r, w and b
 void add_cuda(const Queue& q, const void* args);
 void embedding_gather_cuda(const Queue& q, const void* args);

@@ -19,7 +19,9 @@
 // cp.async (STAGES - 1 tiles in flight while one is used), so the bytes in flight do not
 // cost registers; step 2 runs transposed (each shuffle carries a different output) and
 // step 3 through shared memory. Under PDL (pdl.cuh) the first STAGES - 1 tiles are
-// requested before pdl_wait().
+// requested before pdl_wait(), and with L2_AHEAD the block's next kL2AheadBytes of weight rows are asked into L2 there
+// too (prefetch_l2_bulk: a hint, no value changes), so DRAM keeps streaming this kernel's weights while it waits on
+// the kernel before it, beyond what the ring holds (a template flag, so the kernels without it are unchanged).
 // PAIRED (matmul_bt_silu, fast path only): the grid splits the P = N / 2 output columns; column p reads weight rows
 // p (gate) and P + p (up), which sit in a tile as rows 2 i and 2 i + 1 (TILE / 2 columns per tile), each summed in
 // the order above (so gate and up are matmul_bt's bits), and the tile's first threads write
@@ -76,7 +78,13 @@ constexpr int kStageBytes = TILE * J * kThreads * 16;
 
 // PACKED: the activations stay in registers as their bf16 chunks (4 registers per chunk instead of 8), unpacked per
 // tile; each product and each sum's order are unchanged, so the bits are (the packed provider, below).
-template <int R, int J, int TILE, int STAGES, bool PACKED, class Src, bool PAIRED = false>
+// What L2_AHEAD asks into L2 per block (the opt-in providers cuda.*.gemv*.l2_ahead). By arithmetic, to be measured:
+// the H200 grid of 264 blocks asks 17 MB, which with the ring's ~17-19 MB is about 8 us of DRAM at 4.2 TB/s, the
+// length of a boundary with a norm or the attention's combine between two GEMVs (the kernel trace: `add_rms_norm`
+// exposes 6.8 us per call on an H100), and well inside the 50 MB L2.
+constexpr int64_t kL2AheadBytes = 64 * 1024;
+
+template <int R, int J, int TILE, int STAGES, bool PACKED, class Src, bool PAIRED = false, bool L2_AHEAD = false>
 __global__ void __launch_bounds__(kThreads)
     gemv_fast_kernel(Src src, const bf16* __restrict__ w, bf16* __restrict__ out, int rows_total, int64_t n_total,
                      int64_t k) {
@@ -123,6 +131,15 @@ __global__ void __launch_bounds__(kThreads)
   };
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) issue_tile(s);  // weights: never written by earlier work
+  if constexpr (L2_AHEAD) {
+    if (threadIdx.x == 0) {  // the rows after those tiles (PAIRED: as many gate and up rows, half the bytes each)
+      const int64_t first = n_begin + int64_t{STAGES - 1} * kColumnsPerTile;
+      const int64_t bytes = ::min((n_end - first) * k * 2, kL2AheadBytes / kRowsPerColumn);
+      if (bytes > 0)
+        for (int g = 0; g < kRowsPerColumn; ++g)
+          prefetch_l2_bulk(w + (first + g * columns) * k, static_cast<uint32_t>(bytes));
+    }
+  }
   pdl_wait();
 
   constexpr int kHeld = PACKED ? 1 : 8;  // f32 values held per chunk (PACKED: the chunk's uint4 instead)
@@ -288,11 +305,12 @@ template <int R, int TILE, int J>
 constexpr int kStages =
     kRingBytes<R, J> / kStageBytes<TILE, J> < 2 ? 2 : kRingBytes<R, J> / kStageBytes<TILE, J>;
 
-// One persistent launch of gemv_fast_kernel<R, J, TILE, STAGES, PACKED, Src, PAIRED> under PDL.
-template <int R, int J, int TILE, int STAGES, class Src, bool PACKED = false, bool PAIRED = false>
+// One persistent launch of gemv_fast_kernel<R, J, TILE, STAGES, PACKED, Src, PAIRED, L2_AHEAD> under PDL.
+template <int R, int J, int TILE, int STAGES, class Src, bool PACKED = false, bool PAIRED = false,
+          bool L2_AHEAD = false>
 void launch_fast_kernel(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
                         cudaStream_t stream) {
-  constexpr auto kernel = gemv_fast_kernel<R, J, TILE, STAGES, PACKED, Src, PAIRED>;
+  constexpr auto kernel = gemv_fast_kernel<R, J, TILE, STAGES, PACKED, Src, PAIRED, L2_AHEAD>;
   constexpr int shared = STAGES * kStageBytes<TILE, J>;
   const int64_t resident = int64_t{multiprocessors()} * resident_blocks<kernel, shared>();
   const int64_t columns = PAIRED ? n / 2 : n;
@@ -300,28 +318,29 @@ void launch_fast_kernel(const char* op, const Src& src, const bf16* w, bf16* out
   launch_pdl(op, kernel, grid, dim3(kThreads), shared, stream, src, w, out, rows, n, k);
 }
 
-template <int R, int J, class Src, bool PAIRED = false>
+template <int R, int J, class Src, bool PAIRED = false, bool L2_AHEAD = false>
 void launch_fast(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
                  cudaStream_t stream) {
   constexpr int kTile = kTileRows<R, J>;
-  launch_fast_kernel<R, J, kTile, kStages<R, kTile, J>, Src, false, PAIRED>(op, src, w, out, rows, n, k, stream);
+  launch_fast_kernel<R, J, kTile, kStages<R, kTile, J>, Src, false, PAIRED, L2_AHEAD>(op, src, w, out, rows, n, k,
+                                                                                    stream);
 }
 
 // J = ceil(K / 2048) chunks per lane: up to kMaxJ (K <= kFastMaxK), and up to kMaxJNarrow where R <= 2.
-template <int R, class Src, bool PAIRED = false>
+template <int R, class Src, bool PAIRED = false, bool L2_AHEAD = false>
 void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
                    cudaStream_t stream) {
   const int64_t j = (k / kChunk + kThreads - 1) / kThreads;
   switch (j) {
-    case 1: return launch_fast<R, 1, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
-    case 2: return launch_fast<R, 2, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
-    case 3: return launch_fast<R, 3, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
-    case 4: return launch_fast<R, 4, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
+    case 1: return launch_fast<R, 1, Src, PAIRED, L2_AHEAD>(op, src, w, out, rows, n, k, stream);
+    case 2: return launch_fast<R, 2, Src, PAIRED, L2_AHEAD>(op, src, w, out, rows, n, k, stream);
+    case 3: return launch_fast<R, 3, Src, PAIRED, L2_AHEAD>(op, src, w, out, rows, n, k, stream);
+    case 4: return launch_fast<R, 4, Src, PAIRED, L2_AHEAD>(op, src, w, out, rows, n, k, stream);
     default: break;
   }
   if constexpr (R <= 2) {
-    if (j == 5) return launch_fast<R, 5, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
-    return launch_fast<R, 6, Src, PAIRED>(op, src, w, out, rows, n, k, stream);
+    if (j == 5) return launch_fast<R, 5, Src, PAIRED, L2_AHEAD>(op, src, w, out, rows, n, k, stream);
+    return launch_fast<R, 6, Src, PAIRED, L2_AHEAD>(op, src, w, out, rows, n, k, stream);
   }
 }
 
@@ -330,23 +349,25 @@ void launch_fast_r(const char* op, const Src& src, const bf16* w, bf16* out, int
 // (4 stages, 3 in flight): the same bytes in flight per multiprocessor as the lone block's (provider
 // cuda.matmul_bt.gemv.packed; on the H200 the LM step 4.28 -> 4.20 ms at K/V 300, reports/bench/lm/GAP.md).
 constexpr int64_t kPackedMinK = int64_t{5} * kWarps * 32 * kChunk;  // J = 6: K in (10240, 12288]
-template <class Src>
+template <bool L2_AHEAD = false, class Src>
 void gemv_bt_packed(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
                     cudaStream_t stream) {
   constexpr int kTile = 1, kStagesPacked = 4;
-  if (rows == 1) return launch_fast_kernel<1, 6, kTile, kStagesPacked, Src, true>(op, src, w, out, rows, n, k, stream);
-  launch_fast_kernel<2, 6, kTile, kStagesPacked, Src, true>(op, src, w, out, rows, n, k, stream);
+  if (rows == 1)
+    return launch_fast_kernel<1, 6, kTile, kStagesPacked, Src, true, false, L2_AHEAD>(op, src, w, out, rows, n, k,
+                                                                                     stream);
+  launch_fast_kernel<2, 6, kTile, kStagesPacked, Src, true, false, L2_AHEAD>(op, src, w, out, rows, n, k, stream);
 }
 
 // out[rows, n / 2] = silu_mul(gate, up) of the GEMV's gate rows [0, n / 2) and up rows [n / 2, n) of w (PAIRED above):
 // the fast path's shapes only (rows <= 4, K % 8 == 0, K <= kFastMaxK, or kFastMaxKNarrow for rows <= 2, 16-byte
 // aligned operands; n even), which the caller checks.
-template <class Src>
+template <bool L2_AHEAD = false, class Src>
 void gemv_bt_silu(const char* op, const Src& src, const bf16* w, bf16* out, int rows, int64_t n, int64_t k,
                   cudaStream_t stream) {
-  if (rows == 1) return launch_fast_r<1, Src, true>(op, src, w, out, rows, n, k, stream);
-  if (rows == 2) return launch_fast_r<2, Src, true>(op, src, w, out, rows, n, k, stream);
-  launch_fast_r<4, Src, true>(op, src, w, out, rows, n, k, stream);
+  if (rows == 1) return launch_fast_r<1, Src, true, L2_AHEAD>(op, src, w, out, rows, n, k, stream);
+  if (rows == 2) return launch_fast_r<2, Src, true, L2_AHEAD>(op, src, w, out, rows, n, k, stream);
+  launch_fast_r<4, Src, true, L2_AHEAD>(op, src, w, out, rows, n, k, stream);
 }
 
 template <int R, class Src>
@@ -359,15 +380,15 @@ void launch_fallback(const char* op, const Src& src, const bf16* w, bf16* out, i
 
 // out[rows, n] = x . w^T for w [n, k] bf16 and x from `src`; `src_vectorizable` says that the
 // source's rows allow 16-byte chunk loads (16-byte aligned, K % 8 == 0). Rows beyond 4 run in
-// groups of 4 (grid.y), each group reading the weights again.
-template <class Src>
+// groups of 4 (grid.y), each group reading the weights again. L2_AHEAD: the fast path's L2 request (above).
+template <bool L2_AHEAD = false, class Src>
 void gemv_bt(const char* op, const Src& src, bool src_vectorizable, const bf16* w, bf16* out, int rows, int64_t n,
              int64_t k, cudaStream_t stream) {
   const bool fast = src_vectorizable && k % kChunk == 0 && k <= (rows <= 2 ? kFastMaxKNarrow : kFastMaxK) && aligned16(w);
   if (fast) {
-    if (rows == 1) return launch_fast_r<1>(op, src, w, out, rows, n, k, stream);
-    if (rows == 2) return launch_fast_r<2>(op, src, w, out, rows, n, k, stream);
-    return launch_fast_r<4>(op, src, w, out, rows, n, k, stream);
+    if (rows == 1) return launch_fast_r<1, Src, false, L2_AHEAD>(op, src, w, out, rows, n, k, stream);
+    if (rows == 2) return launch_fast_r<2, Src, false, L2_AHEAD>(op, src, w, out, rows, n, k, stream);
+    return launch_fast_r<4, Src, false, L2_AHEAD>(op, src, w, out, rows, n, k, stream);
   }
   if (rows == 1) return launch_fallback<1>(op, src, w, out, rows, n, k, stream);
   if (rows == 2) return launch_fallback<2>(op, src, w, out, rows, n, k, stream);

@@ -7,6 +7,9 @@
 // path's summation order.
 // cuda.matmul_bt.gemv.packed (priority 4; M <= 2, K in (10240, 12288], aligned: the LM's down projection):
 // the same kernel with its activations held packed (gemv_bt.cuh), the same order, so the same bits.
+// cuda.matmul_bt.gemv.l2_ahead and cuda.matmul_bt.gemv.packed.l2_ahead (opt-in, priorities 5 and 6: above every
+// GEMV, the packed one first as without them): the same kernels asking their next kL2AheadBytes of weight rows per
+// block into L2 before pdl_wait() (gemv_bt.cuh: L2_AHEAD), so the same bits.
 // cuda.matmul_bt.cublas (priority 0, any shape without a bias): cuBLAS (cublasGemmEx, bf16 in/out,
 // CUBLAS_COMPUTE_32F) on a cached handle.
 #include <climits>
@@ -22,12 +25,20 @@ namespace {
 
 constexpr int kMaxGemvRows = 4;
 
+template <bool L2_AHEAD>
 void matmul_gemv(const MatmulBTArgs& p, cudaStream_t stream) {
   const int64_t k = p.a.shape[1];
   const gemv::PlainRows src{p.a.as<const bf16>(), k};
   const bool vectorizable = k % gemv::kChunk == 0 && aligned16(src.a);
-  gemv::gemv_bt("matmul_bt", src, vectorizable, p.b.as<const bf16>(), p.out.as<bf16>(),
-                static_cast<int>(p.a.shape[0]), p.b.shape[0], k, stream);
+  gemv::gemv_bt<L2_AHEAD>("matmul_bt", src, vectorizable, p.b.as<const bf16>(), p.out.as<bf16>(),
+                          static_cast<int>(p.a.shape[0]), p.b.shape[0], k, stream);
+}
+
+template <bool L2_AHEAD>
+void matmul_gemv_packed(const MatmulBTArgs& p, cudaStream_t stream) {
+  const int64_t k = p.a.shape[1];
+  gemv::gemv_bt_packed<L2_AHEAD>("matmul_bt", gemv::PlainRows{p.a.as<const bf16>(), k}, p.b.as<const bf16>(),
+                                 p.out.as<bf16>(), static_cast<int>(p.a.shape[0]), p.b.shape[0], k, stream);
 }
 
 // Row-major out[M,N] = a[M,K] . b[N,K]^T is column-major out^T[N,M] = b^T . a with
@@ -62,16 +73,21 @@ bool matmul_bt_gemv_packed_supports(const void* args) {
 }
 
 void matmul_bt_gemv_packed_cuda(const Queue& q, const void* args) {
-  const auto& p = *static_cast<const MatmulBTArgs*>(args);
-  const int64_t k = p.a.shape[1];
-  gemv::gemv_bt_packed("matmul_bt", gemv::PlainRows{p.a.as<const bf16>(), k}, p.b.as<const bf16>(),
-                       p.out.as<bf16>(), static_cast<int>(p.a.shape[0]), p.b.shape[0], k, stream_of(q));
+  matmul_gemv_packed<false>(*static_cast<const MatmulBTArgs*>(args), stream_of(q));
+}
+
+void matmul_bt_gemv_packed_l2_cuda(const Queue& q, const void* args) {
+  matmul_gemv_packed<true>(*static_cast<const MatmulBTArgs*>(args), stream_of(q));
 }
 
 bool matmul_bt_cublas_supports(const void* args) { return !static_cast<const MatmulBTArgs*>(args)->bias.data; }
 
 void matmul_bt_gemv_cuda(const Queue& q, const void* args) {
-  matmul_gemv(*static_cast<const MatmulBTArgs*>(args), stream_of(q));
+  matmul_gemv<false>(*static_cast<const MatmulBTArgs*>(args), stream_of(q));
+}
+
+void matmul_bt_gemv_l2_cuda(const Queue& q, const void* args) {
+  matmul_gemv<true>(*static_cast<const MatmulBTArgs*>(args), stream_of(q));
 }
 
 void matmul_bt_cublas_cuda(const Queue& q, const void* args) {

@@ -13,6 +13,15 @@ void register_cuda_providers(OpRegistry& r) {
   r.add({"cuda.matmul_bt.gemv.packed", OpId::MatmulBT, DeviceType::CUDA, 4, matmul_bt_gemv_packed_cuda,
          matmul_bt_gemv_packed_supports});
   r.add({"cuda.matmul_bt.cublas", OpId::MatmulBT, DeviceType::CUDA, 0, matmul_bt_cublas_cuda, matmul_bt_cublas_supports});
+  // The decode GEMVs asking the block's next weight rows into L2 before pdl_wait() (gemv_bt.cuh: kL2AheadBytes), so
+  // DRAM keeps streaming through the boundary before them (a norm, the attention's combine): the same kernels, so the
+  // same bits. Opt-in (MUSIC3_ENABLE_PROVIDERS=cuda.matmul_bt.gemv.l2_ahead,cuda.matmul_bt.gemv.packed.l2_ahead,
+  // cuda.matmul_bt_silu.gemv.l2_ahead) until the H200 has timed them (scripts/gpu-bench component l2-ahead).
+  // Priorities 5 and 6: above every other GEMV, the packed one first, as without them.
+  r.add({"cuda.matmul_bt.gemv.l2_ahead", OpId::MatmulBT, DeviceType::CUDA, 5, matmul_bt_gemv_l2_cuda,
+         matmul_bt_gemv_supports, /*opt_in=*/true});
+  r.add({"cuda.matmul_bt.gemv.packed.l2_ahead", OpId::MatmulBT, DeviceType::CUDA, 6, matmul_bt_gemv_packed_l2_cuda,
+         matmul_bt_gemv_packed_supports, /*opt_in=*/true});
   // A bias (the addmm form): cuBLASLt with the bias epilogue, one rounding.
   r.add({"cuda.matmul_bt.cublaslt", OpId::MatmulBT, DeviceType::CUDA, 2, matmul_bt_cublaslt_cuda,
          matmul_bt_cublaslt_supports});
@@ -29,6 +38,8 @@ void register_cuda_providers(OpRegistry& r) {
   // ops.h's two ops.
   r.add({"cuda.matmul_bt_silu.gemv", OpId::MatmulBtSilu, DeviceType::CUDA, 1, matmul_bt_silu_gemv_cuda,
          matmul_bt_silu_gemv_supports});
+  r.add({"cuda.matmul_bt_silu.gemv.l2_ahead", OpId::MatmulBtSilu, DeviceType::CUDA, 2, matmul_bt_silu_gemv_l2_cuda,
+         matmul_bt_silu_gemv_supports, /*opt_in=*/true});
   r.add({"cuda.add", OpId::Add, DeviceType::CUDA, 0, add_cuda});
   r.add({"cuda.embedding_gather", OpId::EmbeddingGather, DeviceType::CUDA, 0, embedding_gather_cuda});
   r.add({"cuda.kv_append", OpId::KvAppend, DeviceType::CUDA, 0, kv_append_cuda});
