@@ -9,6 +9,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -120,6 +123,32 @@ TEST(Owed, EachRuleOnTheFixture) {
   EXPECT_TRUE(cpu.owed.empty());
   EXPECT_EQ(owed_mutations(c, verdicts, "").catalogued, 10u);
   EXPECT_EQ(owed_mutations(c, {}, "").owed.size(), 10u);
+}
+
+// An owed mutation names the components whose set-up its gates need: the set-up of the file that declares a gate it
+// names, none for a mutation whose gates come from a file without set-up steps, and each component once.
+TEST(Owed, EachOwedMutationNamesTheSetupsItsGatesNeed) {
+  const fs::path dir = fs::temp_directory_path() / ("owed-setups-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const json oracle_gate = {{"executable", "battery_canary_gate"}, {"labels", {"gpu"}}};
+  const json files[] = {
+      {{"setup", {{{"command", "true oracle"}}}}, {"gates", {{"oracle_a", oracle_gate}, {"oracle_b", oracle_gate}}},
+       {"mutations", json::array()}},
+      {{"gates", {{"plain", oracle_gate}}},
+       {"mutations",
+        {entry("needs-oracle", {"oracle_a", "oracle_b"}), entry("needs-nothing", {"plain"}),
+         entry("needs-oracle-too", {"plain", "oracle_b"})}}}};
+  std::ofstream(dir / "oracle.json") << files[0].dump();
+  std::ofstream(dir / "plain.json") << files[1].dump();
+  const Catalogue c = load_catalogue(dir.string(), source_dir());
+  const OwedSummary s = owed_mutations(c, {}, "gpu");
+  std::map<std::string, std::vector<std::string>> setups;
+  for (const auto& o : s.owed) setups[o.id] = o.setups;
+  EXPECT_EQ(setups["needs-oracle"], std::vector<std::string>{"oracle"});
+  EXPECT_EQ(setups["needs-oracle-too"], std::vector<std::string>{"oracle"});
+  EXPECT_TRUE(setups["needs-nothing"].empty());
+  EXPECT_EQ(setups.size(), 3u);
+  fs::remove_all(dir);
 }
 
 TEST(Owed, ScanReadsTheBatterysReportsAndListsTheRest) {

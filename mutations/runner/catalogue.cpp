@@ -141,7 +141,8 @@ void add_setup_and_gates(const json& j, const std::string& file, Catalogue& c,
       std::string where = "setup #" + std::to_string(i);
       const json& s = j.at("setup")[i];
       require_keys(s, where, {"command"}, {"targets"});
-      c.setup.push_back({strings_at(s, "targets", where), string_at(s, "command", where)});
+      c.setup.push_back({strings_at(s, "targets", where), string_at(s, "command", where), {},
+                         std::filesystem::path(file).stem().string()});
     }
   }
   if (!j.at("gates").is_object()) fail(source + "gates", "must be an object of gate id -> gate");

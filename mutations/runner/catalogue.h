@@ -33,6 +33,7 @@ struct SetupStep {
   std::vector<std::string> targets;
   std::string command;
   std::vector<std::string> for_gates;  // the declaring file's gate ids
+  std::string component;               // the declaring file's stem ("" for a one-document catalogue)
   bool needed_by(const std::vector<std::string>& selected_gates) const;
 };
 

@@ -44,6 +44,8 @@ const char* const kUsage =
     "and the skipped ones in the report. `merge` combines shard reports of one baseline into one report.\n"
     "`owed` lists the mutations without a current verdict in the committed reports (default reports/mutations/):\n"
     "never judged, the newest verdict not as expected, or the catalogue entry changed since; exit 2 when any is.\n"
+    "It prints their ids as one --only list and as one list per set-up they need (a GPU call that takes the\n"
+    "pipeline oracle's set-up spends minutes on it before its first verdict).\n"
     "Exit: 0 all as expected, 1 bad usage, 2 an unexpected outcome, 4 baseline failure, 5 bad catalogue,\n"
     "unknown BASE, report folder in use or shards that do not merge, 8 dirty tree, 9 void run,\n"
     "70 infrastructure error; 130/143 when interrupted (the shared table: engine/core/exit_code.h).\n";

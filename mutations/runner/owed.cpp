@@ -118,8 +118,31 @@ OwedSummary owed_mutations(const Catalogue& c, const std::vector<RecordedVerdict
                                         : "its gate list changed since: " + missing + " was not run",
                         v.report});
   }
+  for (auto& o : s.owed)
+    for (const auto& m : c.mutations)
+      if (m.id == o.id)
+        for (const auto& step : c.setup)
+          if (step.needed_by(m.gates) &&
+              std::find(o.setups.begin(), o.setups.end(), step.component) == o.setups.end())
+            o.setups.push_back(step.component);
   return s;
 }
+
+namespace {
+
+// The owed ids grouped by the set-ups they need ("none" when none), each group as one --only list.
+std::map<std::string, std::string> ids_by_setup(const OwedSummary& s) {
+  std::map<std::string, std::string> groups;
+  for (const auto& o : s.owed) {
+    std::string key;
+    for (const auto& c : o.setups) key += (key.empty() ? "" : "+") + c;
+    std::string& ids = groups[key.empty() ? "none" : key];
+    ids += (ids.empty() ? "" : ",") + o.id;
+  }
+  return groups;
+}
+
+}  // namespace
 
 int run_owed(const std::vector<std::string>& args) {
   std::string repo_arg = ".", catalogue, reports, label;
@@ -160,9 +183,14 @@ int run_owed(const std::vector<std::string>& args) {
                         {"reports_read", scan.reports_read},
                         {"unreadable", scan.unreadable},
                         {"owed", nlohmann::json::array()},
-                        {"ids", ids}};
+                        {"ids", ids},
+                        {"ids_by_setup", ids_by_setup(s)}};
     for (const auto& o : s.owed)
-      j["owed"].push_back({{"id", o.id}, {"label", o.label}, {"reason", o.reason}, {"last_report", o.last_report}});
+      j["owed"].push_back({{"id", o.id},
+                           {"label", o.label},
+                           {"reason", o.reason},
+                           {"last_report", o.last_report},
+                           {"setups", o.setups}});
     std::printf("%s\n", j.dump(1).c_str());
   } else {
     std::printf("mutation-battery owed: %s: %zu catalogued, %zu current, %zu owed (%zu reports read under %s, %zu "
@@ -173,6 +201,8 @@ int run_owed(const std::vector<std::string>& args) {
       std::printf("  %-56s %-4s %s%s%s\n", o.id.c_str(), o.label.c_str(), o.reason.c_str(),
                   o.last_report.empty() ? "" : " ", o.last_report.empty() ? "" : o.last_report.c_str());
     if (!ids.empty()) std::printf("ids: %s\n", ids.c_str());
+    for (const auto& [setup, group] : ids_by_setup(s))
+      std::printf("ids (set-up %s): %s\n", setup.c_str(), group.c_str());
   }
   return s.owed.empty() ? exit_code::kOk : exit_code::kFoundProblems;
 }

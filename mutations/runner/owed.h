@@ -37,6 +37,10 @@ struct OwedMutation {
   std::string id, label;
   std::string reason;       // no verdict / missed its expectation / changed since
   std::string last_report;  // the newest verdict's folder, "" when never judged
+  // The components whose set-up steps its gates need (catalogue order; empty: none), so that a GPU battery call can
+  // take mutations of one set-up together: a call that needs the pipeline oracle spends minutes on it before its
+  // first verdict (session 35 lost a call that way).
+  std::vector<std::string> setups;
 };
 
 struct OwedSummary {
@@ -47,7 +51,7 @@ struct OwedSummary {
 OwedSummary owed_mutations(const Catalogue& c, const std::vector<RecordedVerdict>& verdicts, const std::string& label);
 
 // mutation-battery owed [--repo DIR] [--catalogue PATH] [--reports DIR] [--label cpu|gpu] [--json]: prints the owed
-// mutations and their ids as one --only list; exit 0 when none is owed, 2 when some are (exit_code.h).
+// mutations and their ids as one --only list, and as one list per set-up they need; exit 0 when none is owed, 2 when some are (exit_code.h).
 int run_owed(const std::vector<std::string>& args);
 
 }  // namespace music3::battery
