@@ -76,14 +76,14 @@ struct PlainRows {
 template <int TILE, int J>
 constexpr int kStageBytes = TILE * J * kThreads * 16;
 
-// PACKED: the activations stay in registers as their bf16 chunks (4 registers per chunk instead of 8), unpacked per
-// tile; each product and each sum's order are unchanged, so the bits are (the packed provider, below).
 // What L2_AHEAD asks into L2 per block (the opt-in providers cuda.*.gemv*.l2_ahead). By arithmetic, to be measured:
 // the H200 grid of 264 blocks asks 17 MB, which with the ring's ~17-19 MB is about 8 us of DRAM at 4.2 TB/s, the
 // length of a boundary with a norm or the attention's combine between two GEMVs (the kernel trace: `add_rms_norm`
 // exposes 6.8 us per call on an H100), and well inside the 50 MB L2.
 constexpr int64_t kL2AheadBytes = 64 * 1024;
 
+// PACKED: the activations stay in registers as their bf16 chunks (4 registers per chunk instead of 8), unpacked per
+// tile; each product and each sum's order are unchanged, so the bits are (the packed provider, below).
 template <int R, int J, int TILE, int STAGES, bool PACKED, class Src, bool PAIRED = false, bool L2_AHEAD = false>
 __global__ void __launch_bounds__(kThreads)
     gemv_fast_kernel(Src src, const bf16* __restrict__ w, bf16* __restrict__ out, int rows_total, int64_t n_total,
