@@ -201,27 +201,21 @@ TEST(CommittedCatalogues, ParseAgainstTheSourceTree) {
   EXPECT_EQ(vocoder_steps, 1);
 }
 
-// A component gate (an executable named gate_*) reads what its component's oracle set-up writes, and a set-up step runs
-// only for the gates of the file that declares it: so every gate that runs one gate_* executable lives in one
-// catalogue file. Session 35's GPU battery lost a call to a twin declared in engine.json
-// (gate_depth_parity_cuda_norm_prologue), whose baseline ran without the depth checkpoints. Op gates (op_*) read
-// nothing a set-up writes and may be shared.
-TEST(CommittedCatalogues, EveryComponentGateExecutableLivesInOneFile) {
+// A set-up step runs only for the gates of the file that declares it (needed_by), so a gate that runs the executable of
+// a gate the step serves, declared elsewhere, would run without what the step writes: every gate of that executable
+// must be served too. Session 35's GPU battery lost a call to such a twin (gate_depth_parity_cuda_norm_prologue, in
+// engine.json), whose baseline ran without the depth checkpoints.
+TEST(CommittedCatalogues, EverySetupServesEveryGateOfItsExecutables) {
   const char* src = std::getenv("MUSIC3_SOURCE_DIR");
   ASSERT_NE(src, nullptr) << "MUSIC3_SOURCE_DIR is set by ctest";
-  std::map<std::string, std::set<std::string>> files_of;  // executable -> catalogue files declaring a gate running it
-  for (const auto& e : fs::directory_iterator(fs::path(src) / "mutations/catalogue")) {
-    if (e.path().extension() != ".json") continue;
-    std::ifstream in(e.path());
-    const nlohmann::json j = nlohmann::json::parse(in);
-    for (const auto& [id, gate] : j.at("gates").items())
-      files_of[gate.at("executable").get<std::string>()].insert(e.path().filename().string());
-  }
-  for (const auto& [exe, files] : files_of) {
-    if (exe.rfind("gate_", 0) != 0) continue;
-    std::string names;
-    for (const auto& f : files) names += " " + f;
-    EXPECT_EQ(files.size(), 1u) << exe << " has gates in" << names;
+  const Catalogue c = music3::battery::load_catalogue(std::string(src) + "/mutations/catalogue", src);
+  for (const auto& step : c.setup) {
+    std::set<std::string> executables;
+    for (const auto& g : step.for_gates) executables.insert(c.gates.at(g).executable);
+    for (const auto& [id, gate] : c.gates)
+      if (executables.count(gate.executable))
+        EXPECT_TRUE(step.needed_by({id})) << id << " runs " << gate.executable << ", whose other gates need "
+                                          << step.component << "'s set-up; declare it in " << step.component << ".json";
   }
 }
 

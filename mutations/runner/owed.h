@@ -51,7 +51,8 @@ struct OwedSummary {
 OwedSummary owed_mutations(const Catalogue& c, const std::vector<RecordedVerdict>& verdicts, const std::string& label);
 
 // mutation-battery owed [--repo DIR] [--catalogue PATH] [--reports DIR] [--label cpu|gpu] [--json]: prints the owed
-// mutations and their ids as one --only list, and as one list per set-up they need; exit 0 when none is owed, 2 when some are (exit_code.h).
+// mutations and their ids as one --only list, and as one list per set-up they need; exit 0 when none is owed, 2 when
+// some are (exit_code.h).
 int run_owed(const std::vector<std::string>& args);
 
 }  // namespace music3::battery
