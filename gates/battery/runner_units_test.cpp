@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -104,6 +105,42 @@ TEST_F(LogCapTest, CappingACappedLogChangesNothing) {
   ASSERT_LT(once.size(), text.size());
   cap_log(f, 1024);  // still over this cap: a second pass runs, and must keep every line and marker of the first
   EXPECT_EQ(read_file_bytes(f), once);
+}
+
+TEST_F(LogCapTest, LongEvidenceLinesAreBoundedInBytesAndCutAtACharacter) {
+  const std::string f = dir_ + "/dumps.log";
+  // A gate's tensor dumps: 2,000 failures whose value lines are 4.8 KB each (the 430 KiB logs of 2026-12-05).
+  std::string text = "### mutation m\n", dump;
+  for (int i = 0; i < 1200; ++i) dump += "0.5\xC3\xA9 ";  // 6 bytes a value, a two-byte character in each
+  for (int i = 0; i < 2000; ++i)
+    // The 12-byte prefix puts byte 1,024 of the line on a character's second byte.
+    text += "gates/x.cpp:9: Failure\nValue of: out[" + std::to_string(i) + "]\n  Actual:  ." + dump + "\n";
+  text += "### outcome: killed (as expected)\n";
+  write_file_bytes(f, text);
+  cap_log(f, 96 * 1024);
+  const std::string out = read_file_bytes(f);
+  // Head (120) and tail (200) lines of at most ~1.1 KB each, 48 KiB of evidence, the notes and markers.
+  EXPECT_LT(out.size(), size_t(430 * 1024)) << "long evidence lines are bounded in bytes";
+  EXPECT_LT(out.size(), text.size() / 10);
+  for (const char* kept : {"### mutation m\n", "Value of: out[0]\n", "Value of: out[1999]\n",
+                           "bytes of this line cut by the battery's log cap ...]", "### outcome: killed"})
+    EXPECT_NE(out.find(kept), std::string::npos) << kept;
+  EXPECT_EQ(out.find("Value of: out[1000]\n"), std::string::npos);
+  size_t longest = 0, start = 0;
+  for (size_t nl; (nl = out.find('\n', start)) != std::string::npos; start = nl + 1) {
+    const std::string line = out.substr(start, nl - start);
+    longest = std::max(longest, line.size());
+    const size_t cut = line.find(" [... ");
+    if (cut != std::string::npos && line.find("bytes of this line cut") != std::string::npos) {
+      EXPECT_NE(static_cast<unsigned char>(line[cut - 1]), 0xC3u) << "a cut keeps whole characters";
+    }
+  }
+  EXPECT_LT(longest, size_t(1100));
+  const std::string once = out;
+  cap_log(f, 96 * 1024);
+  EXPECT_EQ(read_file_bytes(f), once) << "capping the capped dumps changes nothing";
+  cap_log(f, 1024);
+  EXPECT_EQ(read_file_bytes(f), once) << "nor does a smaller cap";
 }
 
 using PatchTest = TempDir;

@@ -1,5 +1,6 @@
 #include "mutations/runner/log_cap.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -9,15 +10,28 @@ namespace {
 
 constexpr size_t kHeadLines = 120, kTailLines = 200, kLinesAfterFailure = 8;
 // Evidence lines kept in all, in order (the battery's own notes and the cap's markers are not counted): a gate that
-// fails once per element (a mutation can turn a million assertions red) must not make a log of hundreds of MB.
-constexpr size_t kMaxEvidenceLines = 2000;
+// fails once per element (a mutation can turn a million assertions red) must not make a log of hundreds of MB. The
+// lines' bytes are bounded too (a constant, not a share of the cap, so a second cap at another size keeps what the
+// first kept): 2,000 lines of a gate's tensor dumps made logs of 430 KiB.
+constexpr size_t kMaxEvidenceLines = 2000, kMaxEvidenceBytes = 48 * 1024;
+// A kept line keeps its first kMaxLineBytes bytes (back to a UTF-8 character boundary) and a marker for the rest.
+constexpr size_t kMaxLineBytes = 1024;
 constexpr const char* kCutMarker = " lines cut by the battery's log cap (";
+constexpr const char* kLineCutMarker = " bytes of this line cut by the battery's log cap ...]";
 
 // The battery's own notes and a marker of an earlier cap: always kept, so capping a capped log changes nothing.
 bool is_note(const std::string& line) {
-  for (const char* mark : {kCutMarker, "### ", "$ (cd "})
+  for (const char* mark : {kCutMarker, kLineCutMarker, "### ", "$ (cd "})
     if (line.find(mark) != std::string::npos) return true;
   return false;
+}
+
+// The line as written: whole when short or already a note, else its head and the line-cut marker.
+std::string kept_form(const std::string& line) {
+  if (line.size() <= kMaxLineBytes || is_note(line)) return line;
+  size_t cut = kMaxLineBytes;
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  return line.substr(0, cut) + " [... " + std::to_string(line.size() - cut) + kLineCutMarker;
 }
 
 bool is_evidence(const std::string& line) {
@@ -39,14 +53,15 @@ void cap_log(const std::string& path, size_t max_bytes) {
     for (std::string l; std::getline(in, l);) lines.push_back(std::move(l));
   }
   std::vector<bool> keep(lines.size(), false);
-  size_t evidence = 0;
+  size_t evidence = 0, evidence_bytes = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (i < kHeadLines || i + kTailLines >= lines.size()) keep[i] = true;
-    if (is_note(lines[i])) {
-      keep[i] = true;
-      continue;
+    const bool note = is_note(lines[i]);  // a cut failure line is a note the next time: it keeps its lines too
+    if (!note) {
+      if (!is_evidence(lines[i]) || ++evidence > kMaxEvidenceLines) continue;
+      evidence_bytes += std::min(lines[i].size(), kMaxLineBytes) + 1;
+      if (evidence_bytes > kMaxEvidenceBytes) continue;
     }
-    if (!is_evidence(lines[i]) || ++evidence > kMaxEvidenceLines) continue;
     keep[i] = true;
     if (lines[i].find("Failure") != std::string::npos)
       for (size_t j = i + 1; j < lines.size() && j <= i + kLinesAfterFailure; ++j) keep[j] = true;
@@ -62,7 +77,7 @@ void cap_log(const std::string& path, size_t max_bytes) {
       }
       if (cut) out << "[... " << cut << kCutMarker << max_bytes / 1024 << " KiB) ...]\n";
       cut = 0;
-      if (i < lines.size()) out << lines[i] << '\n';
+      if (i < lines.size()) out << kept_form(lines[i]) << '\n';
     }
   }
   std::filesystem::rename(tmp, path);
