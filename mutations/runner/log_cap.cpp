@@ -9,11 +9,11 @@ namespace music3::battery {
 namespace {
 
 constexpr size_t kHeadLines = 120, kTailLines = 200, kLinesAfterFailure = 8;
-// Evidence lines kept in all, in order (the battery's own notes and the cap's markers are not counted): a gate that
-// fails once per element (a mutation can turn a million assertions red) must not make a log of hundreds of MB. The
-// lines' bytes are bounded too (a constant, not a share of the cap, so a second cap at another size keeps what the
-// first kept): 2,000 lines of a gate's tensor dumps made logs of 430 KiB.
-constexpr size_t kMaxEvidenceLines = 2000, kMaxEvidenceBytes = 48 * 1024;
+// Evidence kept in all, in order, in bytes (the battery's own notes and the cap's markers are not counted): a gate
+// that fails once per element (a mutation can turn a million assertions red) must not make a log of hundreds of MB,
+// nor may 2,000 lines of tensor dumps make one of 430 KiB (a count of lines bounded only that). A constant, not a
+// share of the cap, so a second cap at another size keeps what the first kept.
+constexpr size_t kMaxEvidenceBytes = 48 * 1024;
 // A kept line keeps its first kMaxLineBytes bytes (back to a UTF-8 character boundary) and a marker for the rest.
 constexpr size_t kMaxLineBytes = 1024;
 constexpr const char* kCutMarker = " lines cut by the battery's log cap (";
@@ -53,12 +53,12 @@ void cap_log(const std::string& path, size_t max_bytes) {
     for (std::string l; std::getline(in, l);) lines.push_back(std::move(l));
   }
   std::vector<bool> keep(lines.size(), false);
-  size_t evidence = 0, evidence_bytes = 0;
+  size_t evidence_bytes = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (i < kHeadLines || i + kTailLines >= lines.size()) keep[i] = true;
     const bool note = is_note(lines[i]);  // a cut failure line is a note the next time: it keeps its lines too
     if (!note) {
-      if (!is_evidence(lines[i]) || ++evidence > kMaxEvidenceLines) continue;
+      if (!is_evidence(lines[i])) continue;
       evidence_bytes += std::min(lines[i].size(), kMaxLineBytes) + 1;
       if (evidence_bytes > kMaxEvidenceBytes) continue;
     }
